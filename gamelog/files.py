@@ -1,0 +1,160 @@
+"""Reading and writing record files of either format, by name: ``load`` / ``dump`` and friends.
+
+``.jsonl``, ``.ndjson`` and ``.json`` (optionally ``.gz``) are JSON Lines; ``.parquet`` is
+Parquet; a directory stands for every record file below it, in name order (a Parquet dataset
+directory is one). Every reader is the streaming reader plus ``list()``, so there is one code
+path.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from gamelog import jsonl, parquet
+from gamelog.errors import GamelogIOError, RecordError
+from gamelog.model import Event, Hand, Match, MatchStart
+from gamelog.reader import EventDecoder, HandAssembler
+
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+
+
+def record_format(path: str | os.PathLike[str]) -> str:
+    """``"jsonl"`` or ``"parquet"`` from a file name (a directory or no suffix: parquet dataset
+    when written, contents when read)."""
+    name = str(path).lower()
+    if name.endswith(JSONL_SUFFIXES):
+        return "jsonl"
+    if name.endswith(PARQUET_SUFFIXES):
+        return "parquet"
+    raise GamelogIOError(
+        f"{path}: cannot tell the format from the name (use .jsonl, .jsonl.gz or .parquet)")
+
+
+def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Files named, with directories expanded to the record files below them."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*") if f.is_file()
+                           and f.name.lower().endswith(JSONL_SUFFIXES + PARQUET_SUFFIXES)
+                           and not f.name.startswith("."))
+            out.extend(found)
+        elif p.exists():
+            record_format(p)
+            out.append(p)
+        else:
+            raise GamelogIOError(f"{p}: no such file or directory")
+    return out
+
+
+def read(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    strict: bool = False,
+    issues: list[RecordError] | None = None,
+    with_headers: bool = False,
+) -> Iterator[Hand | MatchStart]:
+    """Stream hands (and, with ``with_headers``, match headers) from files or directories.
+
+    Collect mode (default) appends every problem to ``issues`` and to the hand it concerns and
+    goes on; ``strict=True`` raises the first. Headers carry over from file to file, so a
+    dataset split into parts needs its header only once.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    decoder = EventDecoder()
+    headers: dict[str, MatchStart] = {}
+    for file in record_files(paths):
+        asm = HandAssembler(str(file), "line" if record_format(file) == "jsonl" else "row",
+                            strict=strict, decoder=decoder, headers=headers)
+        try:
+            if asm.place_kind == "line":
+                with jsonl.open_binary(file) as stream:
+                    yield from asm.feed(jsonl.iter_items(stream, decoder, str(file)),
+                                        with_headers=with_headers)
+            else:
+                yield from asm.feed(parquet.iter_items(file, decoder), with_headers=with_headers)
+        finally:
+            if issues is not None:
+                issues.extend(asm.issues)
+
+
+def read_hands(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    strict: bool = False,
+    issues: list[RecordError] | None = None,
+) -> Iterator[Hand]:
+    """Stream only the hands (each knows its header)."""
+    for item in read(paths, strict=strict, issues=issues):
+        if isinstance(item, Hand):
+            yield item
+
+
+def _matches(items: Iterable[Hand | MatchStart]) -> list[Match]:
+    matches: dict[str, Match] = {}
+    for item in items:
+        if isinstance(item, MatchStart):
+            matches.setdefault(item.match, Match(item))
+        elif item.header is not None:
+            matches.setdefault(item.match, Match(item.header)).hands.append(item)
+    return list(matches.values())
+
+
+def load(path: str | os.PathLike[str], *, strict: bool = True,
+         issues: list[RecordError] | None = None) -> list[Match]:
+    """Every match of a file or directory (strict by default: the first problem raises)."""
+    return _matches(read(path, strict=strict, issues=issues, with_headers=True))
+
+
+def loads(data: bytes | str, *, strict: bool = True,
+          issues: list[RecordError] | None = None) -> list[Match]:
+    """Every match of JSON Lines text."""
+    raw = data.encode() if isinstance(data, str) else data
+    decoder = EventDecoder()
+    asm = HandAssembler("<string>", "line", strict=strict, decoder=decoder)
+    try:
+        return _matches(asm.feed(jsonl.iter_items(io.BytesIO(raw), decoder, "<string>"),
+                                 with_headers=True))
+    finally:
+        if issues is not None:
+            issues.extend(asm.issues)
+
+
+def dump(items: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) -> int:
+    """Write events, hands or matches to ``path`` in the format its name says; atomic.
+
+    A path with no record suffix (or an existing directory) becomes a Parquet dataset
+    directory. Returns the number of events written.
+    """
+    p = Path(path)
+    if p.is_dir() or (not p.suffix and not p.exists()):
+        paths = parquet.write_dataset(items, p)
+        return sum(_rows(f) for f in paths)
+    if record_format(p) == "jsonl":
+        return jsonl.write(items, p)
+    return parquet.write(items, p)
+
+
+def _rows(path: Path) -> int:
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path).metadata.num_rows
+
+
+def dumps(items: Iterable[Event | Hand | Match]) -> bytes:
+    """Canonical JSON Lines bytes."""
+    return jsonl.dumps(items)
+
+
+def events_of(items: Iterable[Hand | MatchStart]) -> Iterator[Event]:
+    """Events back out of what :func:`read` yields, in file order."""
+    for item in items:
+        if isinstance(item, MatchStart):
+            yield item
+        else:
+            yield from item.events

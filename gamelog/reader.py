@@ -193,6 +193,7 @@ class HandAssembler:
         self._current: Hand | None = None
         self._seqs: set[int] = set()
         self._next_seq = 0
+        self._bad_run = 0  # undecodable lines just before this one (they explain a gap)
 
     # -- problems -----------------------------------------------------------------------------
 
@@ -222,6 +223,7 @@ class HandAssembler:
         for place, item in items:
             if isinstance(item, RecordError):
                 self._problem(item, place, self._current)
+                self._bad_run += not isinstance(item, RecordWarning)
                 continue
             if isinstance(item, MatchStart):
                 if self._current is not None:
@@ -231,6 +233,7 @@ class HandAssembler:
                     yield item
                 continue
             done = self._add(place, item)
+            self._bad_run = 0
             if done is not None:
                 yield done
         if self._current is not None:
@@ -306,7 +309,7 @@ class HandAssembler:
             self._problem(MalformedRecordError(
                 f"sequence number {seq} out of order (after {self._next_seq - 1}) "
                 f"in hand {hand.number}", field="$.seq"), place, hand)
-        elif seq > self._next_seq:
+        elif seq > self._next_seq + self._bad_run:
             gap = seq - self._next_seq
             self._problem(MalformedRecordError(
                 f"sequence number jumps from {self._next_seq - 1} to {seq} in hand "

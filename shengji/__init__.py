@@ -1,0 +1,1 @@
+"""The ``shengji`` command line over gamelog, replay and analyze (see :mod:`shengji.cli`)."""

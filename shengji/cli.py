@@ -1,0 +1,240 @@
+"""The ``shengji`` command line: a thin click layer over gamelog, replay and analyze.
+
+Every command turns library errors into a one-line message on stderr and a conventional exit
+code: 0 ok, 1 violations found (validate), 2 usage or input errors. Nothing imports this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import msgspec
+
+import gamelog
+from gamelog import files
+from gamelog.cards import Card, cards_from_tokens, format_cards, sort_key_by_suit
+from gamelog.errors import GamelogError, RecordError
+from gamelog.model import Deal, Event, Hand, MatchStart, Setup
+from gamelog.reader import RecordWarning
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_INPUT = 0, 1, 2
+
+
+def _fail(message: str) -> None:
+    click.echo(f"shengji: {message}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
+def handle_errors(func: F) -> F:
+    """Turn the library's errors into a one-line message and exit code 2, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (GamelogError, OSError) as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted")
+
+    return wrapper  # type: ignore[return-value]
+
+
+def strict_option(func: F) -> F:
+    return click.option(
+        "--strict", is_flag=True,
+        help="Stop at the first bad line or row instead of reporting it and going on.",
+    )(func)
+
+
+def report_issues(issues: Iterable[RecordError], quiet: bool = False) -> int:
+    """Print record problems to stderr, one per line; return how many were errors."""
+    errors = 0
+    for issue in issues:
+        kind = "warning" if isinstance(issue, RecordWarning) else "error"
+        errors += kind == "error"
+        if not quiet:
+            click.echo(f"{kind}: {issue}", err=True)
+    return errors
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="shengji-toolkit", prog_name="shengji")
+def cli() -> None:
+    """Validate, review and convert recorded games of 升级 / 拖拉机 (Shengji)."""
+
+
+@cli.command()
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.argument("target", type=click.Path(path_type=Path))
+@click.option("--to", "to_format", type=click.Choice(["jsonl", "parquet"]),
+              help="Target format when converting a directory (default: the other format).")
+@strict_option
+@handle_errors
+def convert(source: Path, target: Path, to_format: str | None, strict: bool) -> None:
+    """Convert game records between JSON Lines and Parquet.
+
+    The format of each side follows its name (.jsonl, .jsonl.gz, .parquet). A directory
+    SOURCE converts every record file in it into the directory TARGET, keeping names. A
+    TARGET without a suffix is written as a Parquet dataset directory. Bad lines are reported
+    and skipped (exit 2); every good hand is still written.
+    """
+    jobs: list[tuple[Path | list[Path], Path]] = []
+    if source.is_dir():
+        for f in files.record_files([source]):
+            fmt = to_format or ("parquet" if files.record_format(f) == "jsonl" else "jsonl")
+            rel = f.relative_to(source)
+            stem = rel.name.split(".")[0]
+            jobs.append((f, target / rel.parent / f"{stem}.{fmt}"))
+    else:
+        if target.is_dir() and target.suffix == "":
+            fmt = to_format or ("parquet" if files.record_format(source) == "jsonl" else "jsonl")
+            target = target / f"{source.name.split('.')[0]}.{fmt}"
+        jobs.append((source, target))
+    issues: list[RecordError] = []
+    for src, dst in jobs:
+        found: list[RecordError] = []
+        events = files.events_of(files.read(src, strict=strict, issues=found, with_headers=True))
+        count = files.dump(events, dst)
+        click.echo(f"{src} -> {dst}: {count} events", err=True)
+        issues.extend(found)
+    if report_issues(issues):
+        sys.exit(EXIT_INPUT)
+
+
+@cli.command()
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write the schema to this file instead of standard output.")
+@handle_errors
+def schema(output: Path | None) -> None:
+    """Print the JSON Schema of one line of a game record (JSON Lines)."""
+    from gamelog.schema import schema_text
+
+    text = schema_text()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        with files.jsonl.atomic_output(output) as out:
+            out.write(text.encode())
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--hand", "hand_number", type=int, help="Show only this hand number.")
+@click.option("--match", "match_id", help="Show only this match id.")
+@click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as AS TH BJ instead of ♠A ♥10.")
+@click.option("--color/--no-color", default=None,
+              help="Red suits in colour (default: when writing to a terminal).")
+@strict_option
+@handle_errors
+def show(paths: tuple[Path, ...], hand_number: int | None, match_id: str | None,
+         ascii_cards: bool, color: bool | None, strict: bool) -> None:
+    """Show hands readably: the header, each seat's cards sorted by suit, then the events."""
+    if color is None:
+        color = sys.stdout.isatty()
+    style = "ascii" if ascii_cards else "ansi" if color else "symbol"
+    issues: list[RecordError] = []
+    shown = 0
+    for item in files.read(list(paths), strict=strict, issues=issues, with_headers=True):
+        if isinstance(item, MatchStart):
+            if match_id is None or item.match == match_id:
+                click.echo(_header_text(item))
+            continue
+        if (match_id is not None and item.match != match_id) or (
+                hand_number is not None and item.number != hand_number):
+            continue
+        click.echo(_hand_text(item, style))
+        shown += 1
+    if report_issues(issues):
+        sys.exit(EXIT_INPUT)
+    if shown == 0:
+        _fail("no hand matched")
+
+
+def _header_text(h: MatchStart) -> str:
+    lines = [f"Match {h.match}  ruleset {h.ruleset}  {h.players} players  {h.decks} deck(s)"
+             f"  format {h.version}"]
+    if h.options:
+        lines.append("  options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in h.options.items()))
+    for s in h.seats:
+        who = " ".join(x for x in (s.name, f"[{s.player}]" if s.player else None) if x)
+        team = f" team {s.team}" if s.team is not None else ""
+        lines.append(f"  seat {s.seat}: {who or '-'}{team}")
+    if h.levels:
+        lines.append("  starting levels: " + " / ".join(h.levels))
+    if h.source:
+        lines.append(f"  source: {h.source}")
+    for k, v in h.tags.items():
+        lines.append(f"  {k}: {v}")
+    return "\n".join(lines)
+
+
+def _cards(tokens: list[str], style: str) -> str:
+    known = sorted(cards_from_tokens(t for t in tokens if t != gamelog.UNKNOWN),
+                   key=sort_key_by_suit)
+    hidden = len(tokens) - len(known)
+    text = format_cards(known, style)
+    if hidden:
+        text = f"{text} +{hidden} hidden".strip()
+    return text or "-"
+
+
+def _hand_text(hand: Hand, style: str) -> str:
+    start = hand.start
+    lines = [f"\nHand {hand.number} of match {hand.match}"]
+    if start is not None:
+        bits = [f"{k} {v}" for k, v in (("dealer", start.dealer), ("declarer", start.declarer),
+                ("level", start.level), ("first draw", start.first_draw)) if v is not None]
+        if bits:
+            lines[0] += "  (" + ", ".join(bits) + ")"
+    for ev in hand.events:
+        if isinstance(ev, (Deal, Setup)):
+            for seat, held in enumerate(ev.holdings):
+                lines.append(f"  seat {seat} holds {_cards(held, style)}")
+            if ev.kitty is not None:
+                lines.append(f"  kitty {_cards(ev.kitty, style)}")
+    lines.append("  events:")
+    for ev in hand.events:
+        lines.append(f"    {ev.seq:>3} {_event_text(ev, style)}")
+    for issue in hand.issues:
+        lines.append(f"  ! {issue}")
+    return "\n".join(lines)
+
+
+def _event_text(ev: Event, style: str) -> str:
+    data = msgspec.to_builtins(ev)
+    kind = data.pop("type")
+    for key in ("match", "hand", "seq"):
+        data.pop(key, None)
+    note = data.pop("note", None)
+    parts = [kind]
+    if "seat" in data:
+        parts.append(f"seat {data.pop('seat')}")
+    if "cards" in data and data["cards"] is not None:
+        cards = data.pop("cards")
+        parts.append(_cards(cards, style) if kind != "play" else
+                     format_cards([Card.parse(c) for c in cards], style))
+    data.pop("holdings", None)
+    data.pop("kitty", None)
+    for key, value in data.items():
+        parts.append(f"{key}={json.dumps(value, ensure_ascii=False)}")
+    if note:
+        parts.append(f"  # {note}")
+    return " ".join(parts)
+
+
+def main() -> None:
+    """Entry point of the ``shengji`` console command."""
+    cli(prog_name="shengji")
+
+
+if __name__ == "__main__":
+    main()

@@ -85,7 +85,7 @@ class Rank(enum.IntEnum):
 
 
 RANKS: Final = tuple(Rank)
-_RANK_ASCII = {r: ("T" if r == 10 else "J Q K A".split()[r - 11] if r > 10 else str(int(r)))
+_RANK_ASCII = {r: ("T" if r == 10 else ["J", "Q", "K", "A"][r - 11] if r > 10 else str(int(r)))
                for r in Rank}
 _RANK_TOKENS = {str(r): r for r in Rank} | {"10": Rank.TEN}
 

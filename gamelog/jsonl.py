@@ -64,7 +64,7 @@ def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str) -> Iterato
     """``(line number, event or error)`` for every non-blank line of a stream."""
     number = 0
     try:
-        for number, line in enumerate(stream, 1):  # noqa: B007 - number used after the loop
+        for number, line in enumerate(stream, 1):
             if not line.strip():
                 continue
             try:
@@ -97,7 +97,7 @@ def write(events: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) 
     return count
 
 
-class atomic_output:  # noqa: N801 - used like open()
+class atomic_output:
     """A binary file written beside ``path`` and moved over it only when the block succeeds."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -107,7 +107,7 @@ class atomic_output:  # noqa: N801 - used like open()
     def __enter__(self) -> BinaryIO:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.file = open(self.tmp, "wb")  # noqa: SIM115
+            self.file = open(self.tmp, "wb")
         except OSError as exc:
             raise GamelogIOError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
         return self.file

@@ -249,8 +249,9 @@ def try_throw(table: Table, seat: int) -> list[Card] | None:
         if blockers and not hi_beaten:
             table.add(ThrowFail, seat=seat, cards=[str(hi), str(lo)],
                       blockers=[Blocker(seat=s, cards=[str(c)]) for s, c in blockers],
-                      note=f"a throw (甩牌) of {hi.symbol} and {lo.symbol} fails: another seat holds a higher "
-                           f"card than {lo.symbol}, so the lowest failing unit, {lo.symbol}, is forced")
+                      note=f"a throw (甩牌) of {hi.symbol} and {lo.symbol} fails: another seat "
+                           f"holds a higher card than {lo.symbol}, so the lowest failing unit, "
+                           f"{lo.symbol}, is forced")
             return [lo]
     return None
 
@@ -462,7 +463,7 @@ def biaofen_example(players: int, match: str, seed: int) -> list[Event]:
     rules = Rules("biaofen", players, 2, 12, Rank.TWO, trump, biaofen_power(trump))
     t.rules = rules
     bury(t, declarer, kitty)
-    points, last, last_cards = play_hand(t, declarer, random.Random(seed), {declarer})
+    points, last, _last_cards = play_hand(t, declarer, random.Random(seed), {declarer})
     burial = next(e for e in t.events if isinstance(e, KittyBury))
     kitty_points = sum(Card.parse(c).points for c in burial.cards)
     multiplier = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 
 import pyarrow as pa
@@ -99,11 +100,11 @@ def test_dataset_directory_never_splits_a_hand(tmp_path):
         hands_per_group = []
         for g in range(pf.num_row_groups):
             hands_per_group.append(set(pf.read_row_group(g).column("hand").to_pylist()))
-        for a, b in zip(hands_per_group, hands_per_group[1:], strict=False):
+        for a, b in itertools.pairwise(hands_per_group):
             assert not (a & b), "a hand is split between row groups"
         assert t.num_rows > 0
     files_hands = [set(pq.read_table(p).column("hand").to_pylist()) - {0} for p in paths]
-    for a, b in zip(files_hands, files_hands[1:], strict=False):
+    for a, b in itertools.pairwise(files_hands):
         assert not (a & b), "a hand is split between files"
     back = list(events_of(read(tmp_path / "ds", with_headers=True)))
     assert dumps(back) == dumps(events)
@@ -203,7 +204,7 @@ def test_unknown_card_names_the_field_and_suggests(tmp_path):
     def card(lines):
         lines[3] = lines[3].replace('"cards":["AS"]', '"cards":["♠A"]')
 
-    _, issue = assert_one_issue(tmp_path, card, 4, "$.cards[0]", ["unknown card", "'AS'"])
+    _, _issue = assert_one_issue(tmp_path, card, 4, "$.cards[0]", ["unknown card", "'AS'"])
 
 
 def test_unknown_card_without_suggestion(tmp_path):
@@ -238,7 +239,7 @@ def test_duplicate_sequence_number(tmp_path):
     def dup(lines):
         lines.insert(4, lines[3])
 
-    got, issue = assert_one_issue(tmp_path, dup, 5, "$.seq", ["duplicate sequence number 2"])
+    got, _issue = assert_one_issue(tmp_path, dup, 5, "$.seq", ["duplicate sequence number 2"])
     assert len(got[0].events) == 8  # the duplicate line was skipped
 
 

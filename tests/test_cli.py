@@ -1,0 +1,121 @@
+"""The command line: exit codes, messages without tracebacks, byte-identical conversion."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gamelog import dump, dumps
+from gamelog.schema import SCHEMA_PATH, schema_text
+from shengji.cli import cli
+from tests.helpers import jsonl_lines, small_match
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = sorted((ROOT / "samples").rglob("*.jsonl"))
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_samples_exist_for_every_ruleset():
+    rulesets = {json.loads(p.read_text().splitlines()[0])["ruleset"] for p in SAMPLES}
+    assert {"tractor", "four-deck", "biaofen", "wanfen"} <= rulesets
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_convert_round_trips_every_sample_byte_identically(sample, tmp_path):
+    assert dumps([]) == b""
+    pq_path, back = tmp_path / "s.parquet", tmp_path / "s.jsonl"
+    assert run("convert", sample, pq_path).exit_code == 0
+    assert run("convert", pq_path, back).exit_code == 0
+    assert back.read_bytes() == sample.read_bytes()
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_samples_are_canonical_and_their_parquet_twin_matches(sample):
+    from gamelog.files import events_of, read
+
+    events = list(events_of(read(sample, strict=True, with_headers=True)))
+    assert dumps(events) == sample.read_bytes()
+    twin = sample.with_suffix(".parquet")
+    assert list(events_of(read(twin, strict=True, with_headers=True))) == events
+
+
+def test_convert_directories(tmp_path):
+    src = tmp_path / "in"
+    dump(small_match("a"), src / "a.jsonl")
+    dump(small_match("b"), src / "sub" / "b.jsonl.gz")
+    result = run("convert", src, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "a.parquet").exists()
+    assert (tmp_path / "out" / "sub" / "b.parquet").exists()
+    result = run("convert", tmp_path / "out", tmp_path / "again", "--to", "jsonl")
+    assert result.exit_code == 0
+    assert (tmp_path / "again" / "a.jsonl").read_bytes() == dumps(small_match("a"))
+
+
+def test_convert_reports_bad_lines_keeps_good_hands_and_exits_2(tmp_path):
+    lines = jsonl_lines(small_match(hands=3))
+    lines[12] = lines[12].replace('"cards":["KS"]', '"cards":["K♠"]')
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    result = run("convert", tmp_path / "bad.jsonl", tmp_path / "out.jsonl")
+    assert result.exit_code == 2
+    assert "bad.jsonl, line 13, field $.cards[0]: unknown card 'K♠'; write it as 'KS'" in \
+        result.output
+    assert "Traceback" not in result.output
+    out = (tmp_path / "out.jsonl").read_text().splitlines()
+    assert len(out) == len(lines) - 1
+    result = run("convert", "--strict", tmp_path / "bad.jsonl", tmp_path / "strict.jsonl")
+    assert result.exit_code == 2 and not (tmp_path / "strict.jsonl").exists()
+
+
+def test_usage_and_io_errors_exit_2_without_traceback(tmp_path):
+    assert run("convert", tmp_path / "missing.jsonl", tmp_path / "x.jsonl").exit_code == 2
+    (tmp_path / "a.txt").write_text("hello")
+    result = run("convert", tmp_path / "a.txt", tmp_path / "x.jsonl")
+    assert result.exit_code == 2 and "cannot tell the format" in result.output
+    assert "Traceback" not in result.output
+    assert run("no-such-command").exit_code == 2
+
+
+def test_schema_command_prints_the_committed_schema(tmp_path):
+    result = run("schema")
+    assert result.exit_code == 0
+    assert result.output == schema_text() == SCHEMA_PATH.read_text()
+    assert run("schema", "-o", tmp_path / "s.json").exit_code == 0
+    assert (tmp_path / "s.json").read_text() == SCHEMA_PATH.read_text()
+    tags = {d["properties"]["type"]["enum"][0] for d in json.loads(result.output)["$defs"].values()
+            if "type" in d.get("properties", {})}
+    assert {"match", "hand", "deal", "setup", "play", "throw_fail", "result"} <= tags
+
+
+def test_schema_validates_the_samples():
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+    for sample in SAMPLES:
+        for line in sample.read_text().splitlines():
+            validator.validate(json.loads(line))
+
+
+def test_show_prints_holdings_and_events():
+    sample = ROOT / "samples" / "examples" / "tractor-2deck.jsonl"
+    result = run("show", sample, "--no-color")
+    assert result.exit_code == 0
+    assert "Match ex-tractor-2" in result.output
+    assert re.search(r"seat 0 holds BJ BJ ♠A", result.output)
+    assert "throw_fail seat 2" in result.output
+    ascii_out = run("show", sample, "--ascii").output
+    assert "seat 0 holds BJ BJ AS KS" in ascii_out
+    assert run("show", sample, "--hand", "9").exit_code == 2
+
+
+def test_every_command_is_documented():
+    doc = (ROOT / "docs" / "cli.md").read_text()
+    for name, command in cli.commands.items():
+        assert command.help and command.help.strip(), name
+        assert f"## shengji {name}" in doc, f"docs/cli.md lacks a section for {name}"

@@ -63,13 +63,19 @@ def open_binary(path: str | os.PathLike[str]) -> BinaryIO:
 def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str) -> Iterator[Item]:
     """``(line number, event or error)`` for every non-blank line of a stream."""
     number = 0
+    fast = decoder.fast_decode
     try:
         for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
             try:
+                yield number, fast(line)
+                continue
+            except msgspec.MsgspecError:
+                pass
+            try:  # the slow path: lenient decoding for newer minors, or a precise error
                 yield number, decoder.decode_line(line)
             except RecordError as err:
+                if not line.strip():
+                    continue
                 if not line.endswith(b"\n") and isinstance(err, MalformedRecordError):
                     err.message = f"truncated last line: {err.message}"
                 yield number, err

@@ -37,7 +37,9 @@ TrumpSuit = Literal["S", "H", "C", "D", "NT"]
 """The trump suit (主花色), or ``NT`` for no-trump (无主)."""
 OptionValue: TypeAlias = bool | int | float | str
 
-_CONFIG = dict(frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True)
+# gc=False: events hold no reference cycles, so the garbage collector need not track them
+# (msgspec's advice for many small objects; it makes reading large files much faster).
+_CONFIG = dict(frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True, gc=False)
 
 
 class SeatInfo(msgspec.Struct, **_CONFIG):
@@ -57,7 +59,8 @@ class Blocker(msgspec.Struct, **_CONFIG):
 
 
 class Event(
-    msgspec.Struct, tag_field="type", frozen=True, omit_defaults=True, forbid_unknown_fields=True
+    msgspec.Struct, tag_field="type", frozen=True, omit_defaults=True, forbid_unknown_fields=True,
+    gc=False,
 ):
     """Fields every event carries: match id, hand number, sequence number, optional note."""
 

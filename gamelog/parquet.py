@@ -13,6 +13,7 @@ holds one row group in memory at a time.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 
 import msgspec
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
@@ -176,29 +178,88 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
     row0 = 0
     try:
         for batch in pf.iter_batches(batch_size=batch_size, columns=columns):
-            data = {name: batch.column(i).to_pylist() for i, name in enumerate(batch.schema.names)}
-            yield from _rows(data, batch.num_rows, row0, decoder)
+            yield from _convert(batch, row0, decoder)
             row0 += batch.num_rows
     except (OSError, pa.ArrowInvalid) as exc:
         raise GamelogIOError(f"{path}: read failed near row {row0}: {exc}") from None
 
 
+def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[Item]:
+    """Events (or errors) of every row of a batch, in row order.
+
+    In a clean batch (see the fast path below) the rows of each simple event type are built
+    in bulk, column by column; every other row goes through ``msgspec.convert``. The garbage
+    collector is paused meanwhile: it would otherwise rescan the heap again and again while
+    millions of small objects are made (msgspec's JSON decoder avoids the same cost)."""
+    n = batch.num_rows
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if not _batch_is_clean(batch):
+            return list(_rows(_materialize(batch), n, row0, decoder))
+        types = batch.column("type")
+        out: list[Any] = [None] * n
+        slow = pc.invert(pc.is_in(types, value_set=_FAST_ARRAY))
+        for tag in pc.unique(types).to_pylist():
+            if tag not in _FAST_TYPES:
+                continue
+            where = pc.indices_nonzero(pc.equal(types, tag))
+            rows = where.to_pylist()
+            columns = [batch.column(name).take(where).to_pylist() for name in _FIELD_COLUMNS[tag]]
+            for k, ev in zip(rows, _BULK[tag](*columns), strict=True):
+                out[k] = (row0 + k, ev)
+        if pc.any(slow).as_py():
+            where = pc.indices_nonzero(slow)
+            sub = batch.take(where)
+            items = _rows(_materialize(sub), len(sub), 0, decoder)
+            for k, item in zip(where.to_pylist(), items, strict=True):
+                out[k] = (row0 + k, item[1])
+        return out
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _materialize(batch: pa.RecordBatch) -> dict[str, list[Any]]:
+    """Python lists of every column; mostly-null columns (each event type uses a few) are
+    filled in only where set."""
+    n = batch.num_rows
+    out: dict[str, list[Any]] = {}
+    for i, name in enumerate(batch.schema.names):
+        col = batch.column(i)
+        nulls = col.null_count
+        if nulls == n:
+            out[name] = [None] * n
+        elif nulls * 2 > n:
+            values = [None] * n
+            where = pc.indices_nonzero(pc.is_valid(col))
+            for k, v in zip(where.to_pylist(), col.take(where).to_pylist(), strict=True):
+                values[k] = v
+            out[name] = values
+        else:
+            out[name] = col.to_pylist()
+    return out
+
+
 def _rows(data: dict[str, list[Any]], n: int, row0: int, decoder: EventDecoder) -> Iterator[Item]:
+    """The per-row path: a dict per row through ``msgspec.convert``, with exact errors."""
     types = data["type"]
     for i in range(n):
         tag = types[i]
         names = FIELDS_OF.get(tag)
-        if names is None:
-            names = tuple(c for c in data if c != "type")
         row: dict[str, Any] = {"type": tag}
+        name = "type"
         try:
-            for name in names:
-                col = data.get(name)
-                if col is None:
+            for name, col in data.items():
+                if name == "type":
                     continue
                 value = col[i]
                 if value is None:
                     continue
+                if names is not None and name not in names:
+                    raise MalformedRecordError(
+                        f"column {name!r} is set, but a {tag!r} event has no such field",
+                        field=f"$.{name}")
                 if name in MAP_COLUMNS:
                     value = dict(value)
                 elif name in JSON_COLUMNS:
@@ -209,6 +270,125 @@ def _rows(data: dict[str, list[Any]], n: int, row0: int, decoder: EventDecoder) 
             yield row0 + i, MalformedRecordError(f"not valid JSON text ({exc})", field=f"$.{name}")
         except RecordError as err:
             yield row0 + i, err
+
+
+# --- the fast path -----------------------------------------------------------------------------
+#
+# Most rows are plays and trick results. For a batch that passes the vectorised checks below,
+# rows of the event types whose fields are all scalars or card lists are built directly with
+# the Struct constructor, skipping a dict and ``msgspec.convert`` per row. The checks reject
+# exactly what ``convert`` would reject for those types (wrong schema, a missing required
+# field, a value outside a Literal such as an unknown card, a null inside a list, a column set
+# that the event type does not have); any doubt sends the whole batch down the per-row path,
+# which then names the row and field. tests/test_parquet_fast_path.py holds the two paths to
+# the same results.
+
+
+def _simple_field(t: msgspec.inspect.Type) -> bool:
+    mi = msgspec.inspect
+    if isinstance(t, mi.UnionType):
+        return all(_simple_field(x) for x in t.types)
+    if isinstance(t, mi.ListType):
+        return _simple_field(t.item_type)
+    return isinstance(t, (mi.NoneType, mi.IntType, mi.StrType, mi.LiteralType, mi.BoolType))
+
+
+_Checks = dict[str, list[tuple[str, Any, bool]]]
+
+
+def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
+    bulk: dict[str, Any] = {}
+    columns: dict[str, list[str]] = {}
+    checks: dict[str, list[tuple[str, Any, bool]]] = {}
+    for kind in EVENT_TYPES:
+        tag = kind.__struct_config__.tag
+        info = msgspec.inspect.type_info(kind)
+        fields = info.fields  # type: ignore[attr-defined]
+        if not all(_simple_field(f.type) for f in fields):
+            continue
+        env: dict[str, Any] = {"K": kind}
+        names = [f"v{k}" for k in range(len(fields))]
+        args = []
+        for k, f in enumerate(fields):
+            if f.required or f.default is None:
+                args.append(f"{f.name}=v{k}")
+            else:
+                env[f"d{k}"] = f.default
+                args.append(f"{f.name}=(d{k} if v{k} is None else v{k})")
+        source = (f"def build({', '.join(names)}):\n"
+                  f"    return [K({', '.join(args)}) for {', '.join(names)} in "
+                  f"zip({', '.join(names)})]\n")
+        exec(source, env)  # generated from the event types above
+        bulk[tag] = env["build"]
+        columns[tag] = [f.encode_name for f in fields]
+        checks[tag] = [(f.encode_name, f.type, f.required) for f in fields]
+    return bulk, columns, checks
+
+
+_BULK, _FIELD_COLUMNS, _CHECKS = _fast_plan()
+_FAST_TYPES = frozenset(_BULK)
+_FAST_ARRAY = pa.array(sorted(_FAST_TYPES), pa.string())
+_TAG_LIST = sorted(FIELDS_OF)
+_ALL_TAGS = pa.array(_TAG_LIST, pa.string())
+_CODES_WITH: dict[str, set[int]] = {
+    c: {k for k, t in enumerate(_TAG_LIST) if c in FIELDS_OF[t]} for c in SCHEMA.names
+}
+
+
+def _values_ok(arr: pa.Array, t: msgspec.inspect.Type) -> bool:
+    """Whether the non-null values of ``arr`` all fit the msgspec type ``t``."""
+    mi = msgspec.inspect
+    if isinstance(t, mi.UnionType):
+        rest = [x for x in t.types if not isinstance(x, mi.NoneType)]
+        return len(rest) == 1 and _values_ok(arr, rest[0])
+    if isinstance(t, mi.ListType):
+        inner = arr.flatten()
+        return inner.null_count == 0 and _values_ok(inner, t.item_type)
+    if isinstance(t, mi.LiteralType):
+        if len(arr) == 0:
+            return True
+        allowed = pa.array([v for v in t.values if isinstance(v, str)], pa.string())
+        return bool(pc.all(pc.is_in(arr.drop_null(), value_set=allowed)).as_py() is not False)
+    return True
+
+
+def _batch_is_clean(batch: pa.RecordBatch) -> bool:
+    """The vectorised checks of the fast path (see above)."""
+    schema = batch.schema
+    for name in schema.names:
+        if schema.field(name).type != SCHEMA.field(name).type:
+            return False
+    for base in ("match", "hand", "seq", "type"):
+        if batch.column(base).null_count:
+            return False
+    codes = pc.index_in(batch.column("type"), value_set=_ALL_TAGS)
+    if codes.null_count:
+        return False  # an unknown event type
+    present = set(pc.unique(codes).to_pylist())
+    for name in schema.names:
+        col = batch.column(name)
+        if name in ("match", "hand", "seq", "type") or col.null_count == len(col):
+            continue
+        used = pc.unique(codes.filter(pc.is_valid(col))).to_pylist()
+        if not set(used) <= _CODES_WITH[name]:
+            return False  # a column set that its event type does not have
+    for code in present:
+        tag = _TAG_LIST[code]
+        if tag not in _FAST_TYPES:
+            continue
+        mask = pc.equal(codes, code)
+        for name, ftype, required in _CHECKS[tag]:
+            if name in ("match", "hand", "seq"):
+                continue
+            idx = schema.get_field_index(name)
+            if idx < 0:
+                if required:
+                    return False
+                continue
+            arr = batch.column(idx).filter(mask)
+            if (required and arr.null_count) or not _values_ok(arr, ftype):
+                return False
+    return True
 
 
 __all__ = ["SCHEMA", "iter_items", "write", "write_dataset"]

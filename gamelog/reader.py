@@ -18,6 +18,7 @@ from gamelog.cards import suggest_token
 from gamelog.errors import MalformedRecordError, RecordError, UnsupportedVersionError
 from gamelog.model import (
     EVENT_BY_TAG,
+    EVENT_TYPES,
     FORMAT_VERSION,
     AnyEvent,
     Event,
@@ -100,6 +101,9 @@ class EventDecoder:
 
     def __init__(self) -> None:
         self._json = msgspec.json.Decoder(AnyEvent)
+        self.fast_decode = self._json.decode
+        """Strict decoding of one line; raises msgspec's own errors (callers fall back to
+        :meth:`decode_line` for the lenient path and a precise message)."""
         self._generic = msgspec.json.Decoder()
         self.newer_minor: set[str] = set()
         self.unsupported: set[str] = set()
@@ -173,6 +177,7 @@ def _explain_decode(line: bytes, exc: msgspec.DecodeError) -> str:
 
 
 Item = tuple[int, "Event | RecordError"]
+_PLAIN_EVENTS = frozenset(t for t in EVENT_TYPES if t not in (MatchStart, HandStart))
 
 
 class HandAssembler:
@@ -191,7 +196,6 @@ class HandAssembler:
         self.issues: list[RecordError] = []
         self._last_hand: dict[str, int] = {}
         self._current: Hand | None = None
-        self._seqs: set[int] = set()
         self._next_seq = 0
         self._bad_run = 0  # undecodable lines just before this one (they explain a gap)
 
@@ -220,7 +224,16 @@ class HandAssembler:
              ) -> Iterator[Hand | MatchStart]:
         """Hands in file order; with ``with_headers`` also each new match header where it
         stands (for converters, which must write every line back)."""
+        plain = _PLAIN_EVENTS
         for place, item in items:
+            # Fast path: the next event of the current hand, in sequence.
+            cur = self._current
+            if (cur is not None and type(item) in plain and item.seq == self._next_seq
+                    and item.hand == cur.number and item.match == cur.match):
+                cur.events.append(item)
+                self._next_seq += 1
+                self._bad_run = 0
+                continue
             if isinstance(item, RecordError):
                 self._problem(item, place, self._current)
                 self._bad_run += not isinstance(item, RecordWarning)
@@ -279,7 +292,6 @@ class HandAssembler:
         hand = Hand(match=ev.match, number=ev.hand, events=[], header=header,
                     source=self.source, first_line=place)
         self._current = hand
-        self._seqs = set()
         self._next_seq = 0
         if header is None:
             self._problem(MalformedRecordError(
@@ -300,7 +312,7 @@ class HandAssembler:
 
     def _sequence(self, place: int, ev: Event, hand: Hand) -> None:
         seq = ev.seq
-        if seq in self._seqs:
+        if seq < self._next_seq and any(e.seq == seq for e in hand.events):
             self._problem(MalformedRecordError(
                 f"duplicate sequence number {seq} in hand {hand.number}; the line is skipped",
                 field="$.seq"), place, hand)
@@ -321,6 +333,5 @@ class HandAssembler:
         elif hand.events and isinstance(ev, HandStart):
             self._problem(MalformedRecordError(
                 f"a second 'hand' event inside hand {hand.number}", field="$.type"), place, hand)
-        self._seqs.add(seq)
         self._next_seq = max(self._next_seq, seq + 1)
         hand.events.append(ev)

@@ -1,0 +1,92 @@
+"""The Parquet reader's bulk path must agree with its per-row path, and fall back on doubt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from gamelog import dump, read_hands
+from gamelog.parquet import SCHEMA, _batch_is_clean, _convert, _materialize, _rows
+from gamelog.reader import EventDecoder
+from tests.helpers import small_match
+from tests.strategies import record
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def both_paths(path: Path):
+    table = pq.read_table(path)
+    batch = table.combine_chunks().to_batches()[0]
+    fast = _convert(batch, 0, EventDecoder())
+    slow = list(_rows(_materialize(batch), batch.num_rows, 0, EventDecoder()))
+    return batch, fast, slow
+
+
+@pytest.mark.parametrize("sample", sorted((ROOT / "samples").rglob("*.parquet")),
+                         ids=lambda p: p.name)
+def test_samples_take_the_fast_path_and_agree(sample):
+    batch, fast, slow = both_paths(sample)
+    assert _batch_is_clean(batch)
+    assert fast == slow
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(record())
+def test_random_records_agree(tmp_path_factory, events):
+    path = tmp_path_factory.mktemp("fp") / "r.parquet"
+    dump(events, path)
+    _, fast, slow = both_paths(path)
+    assert fast == slow
+    assert [e for _, e in fast] == events
+
+
+def rewrite(tmp_path, column, change):
+    dump(small_match(), tmp_path / "a.parquet")
+    table = pq.read_table(tmp_path / "a.parquet")
+    values = table.column(column).to_pylist()
+    change(values)
+    idx = table.schema.get_field_index(column)
+    table = table.set_column(idx, column, pa.array(values, type=SCHEMA.field(column).type))
+    pq.write_table(table, tmp_path / "b.parquet")
+    issues = []
+    hands = list(read_hands(tmp_path / "b.parquet", issues=issues))
+    return hands, issues
+
+
+def test_a_column_its_event_type_lacks_is_an_error(tmp_path):
+    def set_seat(values):
+        values[7] = 3  # a 'trick' row given a seat
+
+    hands, issues = rewrite(tmp_path, "seat", set_seat)
+    assert len(issues) == 1 and issues[0].row == 7 and issues[0].field == "$.seat"
+    assert "'trick' event has no such field" in str(issues[0])
+    assert len(hands) == 2
+
+
+def test_a_missing_required_value_is_an_error(tmp_path):
+    def drop(values):
+        values[3] = None  # a play without a seat
+
+    _, issues = rewrite(tmp_path, "seat", drop)
+    assert len(issues) == 1 and issues[0].row == 3 and "missing required field 'seat'" in \
+        str(issues[0])
+
+
+def test_a_null_card_inside_a_list_is_an_error(tmp_path):
+    def null_card(values):
+        values[3] = [None]
+
+    _, issues = rewrite(tmp_path, "cards", null_card)
+    assert len(issues) == 1 and issues[0].row == 3 and issues[0].field == "$.cards[0]"
+
+
+def test_a_hidden_card_in_a_play_is_an_error(tmp_path):
+    def hidden(values):
+        values[3] = ["?"]
+
+    _, issues = rewrite(tmp_path, "cards", hidden)
+    assert len(issues) == 1 and "unknown card '?'" in str(issues[0])

@@ -122,9 +122,16 @@ def main() -> None:
     typed = timed("msgspec typed decode", lambda: typed_decode(pj), events, args.repeat)
     reader = timed("gamelog JSONL reader", lambda: full_reader(pj), events, args.repeat)
     pq_reader = timed("gamelog Parquet reader", lambda: full_reader(pp), events, args.repeat)
+    import polars as pl
+
+    cols_pq = timed("polars.read_parquet (columns)", lambda: pl.read_parquet(pp), events,
+                    args.repeat)
+    cols_js = timed("polars.read_ndjson (columns)",
+                    lambda: pl.read_ndjson(pj, infer_schema_length=None), events, args.repeat)
     print(f"typed decode / bare decode:   {typed / base:.2f}x")
     print(f"JSONL reader / bare decode:   {reader / base:.2f}x  (target <= 2x)")
     print(f"Parquet reader / JSONL reader: {pq_reader / reader:.2f}x  (target < 1x)")
+    print(f"columnar: Parquet / JSONL:     {cols_pq / cols_js:.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+"""replay: the rule engine. Replays recorded hands against a ruleset and reports violations.
+
+``validate(paths)`` streams a whole file (or directory) and yields a :class:`HandReport` per
+hand; ``replay_hand(hand, ruleset)`` checks one hand; ``steps(hand, ruleset)`` yields the state
+after every event. This layer knows rules but no reports.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from gamelog import files
+from gamelog.errors import RecordError
+from gamelog.model import Hand, MatchStart
+from replay.engine import (
+    HandReplay,
+    HandReport,
+    MatchContext,
+    Trick,
+    advance_levels,
+    replay_hand,
+    steps,
+)
+from replay.rulesets import Ruleset, RulesetError, all_rulesets, get_ruleset
+from replay.violations import Notice, Violation
+
+
+def ruleset_for(header: MatchStart | None, name: str | None = None,
+                overrides: dict[str, Any] | None = None) -> Ruleset:
+    """The ruleset a match header names, with its options (``name`` / ``overrides`` win)."""
+    options: dict[str, Any] = {}
+    if header is not None:
+        options.update(header.options)
+        options["players"] = header.players
+        options["decks"] = header.decks
+    options.update(overrides or {})
+    chosen = name or (header.ruleset if header is not None else None)
+    if chosen is None:
+        raise RulesetError("the match has no header naming its ruleset; give --ruleset")
+    return get_ruleset(chosen, **options)
+
+
+def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
+                   options: dict[str, Any] | None = None, strict: bool = False
+                   ) -> Iterator[HandReport]:
+    """Replay hands in order, carrying levels and the next dealer from hand to hand."""
+    contexts: dict[tuple[str | None, str], MatchContext] = {}
+    for hand in hands:
+        key = (hand.source, hand.match)  # the same match in two files is two replays
+        ctx = contexts.get(key)
+        if ctx is None:
+            levels = list(hand.header.levels) if hand.header and hand.header.levels else None
+            ctx = contexts[key] = MatchContext(levels=levels)
+        try:
+            rules = ruleset_for(hand.header, ruleset, options)
+        except RulesetError as exc:
+            report = HandReport(hand.match, hand.number, ruleset or "?",
+                                record_issues=[*hand.issues, exc])
+            yield report
+            continue
+        report = replay_hand(hand, rules, strict=strict, context=ctx)
+        if report.outcome is not None and report.outcome.level_change is not None:
+            start = hand.start
+            levels = list(start.levels) if start is not None and start.levels else ctx.levels
+            if levels is not None:
+                ctx.levels = advance_levels(levels, report.outcome.level_change)
+            ctx.next_dealer = report.outcome.next_dealer
+        else:
+            ctx.next_dealer = None
+        yield report
+
+
+def validate(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
+             ruleset: str | None = None, options: dict[str, Any] | None = None,
+             strict: bool = False, issues: list[RecordError] | None = None
+             ) -> Iterator[HandReport]:
+    """Validate every hand of files or directories (JSONL or Parquet), streaming."""
+    hands = files.read_hands(paths, strict=False, issues=issues)
+    yield from validate_hands(hands, ruleset=ruleset, options=options, strict=strict)
+
+
+__all__ = [
+    "HandReplay", "HandReport", "MatchContext", "Notice", "Ruleset", "RulesetError", "Trick",
+    "Violation", "all_rulesets", "get_ruleset", "replay_hand", "ruleset_for", "steps", "validate",
+    "validate_hands",
+]

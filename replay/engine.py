@@ -1,0 +1,839 @@
+"""The replayer: walks every event of a hand against a ruleset and reports every violation.
+
+It keeps the true state (each seat's holding as a count vector plus a number of hidden cards,
+trump, level, declarer, leader, the trick in progress, points taken) and goes on after every
+violation with the recorded play, so that later checks stay meaningful. How the state is updated
+after each kind of violation is documented in docs/rules/engine.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from gamelog.cards import CARD_BY_TOKEN, UNKNOWN, Card, Rank, Suit
+from gamelog.model import (
+    Bid,
+    Deal,
+    Declare,
+    Event,
+    Hand,
+    HandStart,
+    KittyBury,
+    KittyTake,
+    MatchStart,
+    Pass,
+    Play,
+    Result,
+    Setup,
+    Surrender,
+    ThrowFail,
+    TrickEnd,
+    TrumpChosen,
+)
+from replay.order import TRUMP, CardOrder
+from replay.rulesets.base import Declaration, Outcome, Ruleset
+from replay.units import (
+    Unit,
+    beats_unit,
+    best_value,
+    counts_of,
+    cover,
+    decompose,
+    shape_size,
+    unit_name,
+)
+from replay.violations import Notice, StrictStop, Violation, ViolationLog, show
+
+RANK_OF = {str(r): r for r in Rank}
+SUIT_OF = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
+LEVEL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+
+
+@dataclass
+class TrickPlay:
+    seat: int
+    cards: list[int]
+    seq: int
+
+
+@dataclass
+class Trick:
+    """A trick as the rules decide it."""
+
+    number: int
+    leader: int
+    plays: list[TrickPlay] = field(default_factory=list)
+    lead_units: list[Unit] = field(default_factory=list)
+    lead_class: int = 0
+    winner: int | None = None
+    points: int = 0
+    trumped: bool = False
+    throw: bool = False
+    failed_throw: list[int] | None = None  # the cards attempted, when a throw failed
+
+
+@dataclass
+class HandReport:
+    """Everything the replay found: tricks, outcome, violations, notices."""
+
+    match: str
+    hand: int
+    ruleset: str
+    tricks: list[Trick] = field(default_factory=list)
+    outcome: Outcome | None = None
+    violations: list[Violation] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    record_issues: list = field(default_factory=list)
+    dealer: int | None = None
+    declarer: int | None = None
+    trump: str | None = None
+    level: str | None = None
+    complete: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations and not self.record_issues
+
+
+@dataclass
+class MatchContext:
+    """What carries from hand to hand: each team's level and who deals next."""
+
+    levels: list[str] | None = None
+    next_dealer: int | None = None
+
+
+class HandReplay:
+    """The state of one hand, advanced one event at a time with :meth:`apply`."""
+
+    def __init__(self, ruleset: Ruleset, hand: Hand, *, strict: bool = False,
+                 context: MatchContext | None = None) -> None:
+        self.rules = ruleset
+        self.hand = hand
+        self.context = context or MatchContext()
+        self.log = ViolationLog(hand.match, hand.number, strict)
+        n = ruleset.players
+        self.players = n
+        self.held: list[list[int]] = [[0] * 54 for _ in range(n)]
+        self.hidden = [0] * n
+        self.known = False  # holdings set by a deal or set-up
+        self.drawn: list[list[str]] | None = None  # the deal, for declarations
+        self.first_draw = 0
+        self.dealt_kitty: list[str] | None = None
+        self.kitty: list[int] = []
+        self.kitty_hidden = 0
+        self.kitty_buried = False
+        self.dealer: int | None = None
+        self.declarer: int | None = None
+        self.level: str | None = None
+        self.levels: list[str] | None = None
+        self.trump: Suit | None = None
+        self.trump_known = False
+        self.declaration: tuple[int, Declaration] | None = None
+        self.order: CardOrder | None = None
+        self.leader: int | None = None
+        self.trick: Trick | None = None
+        self.tricks: list[Trick] = []
+        self.defender_points = 0
+        self.tricks_before = 0
+        self.void: list[set[int]] = [set() for _ in range(n)]
+        self.pending_forced: tuple[int, list[int], list[int]] | None = None  # seat, forced, tried
+        self.outcome: Outcome | None = None
+        self.finished = False
+        self.undetermined = False
+        self.seq: int | None = None
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def violation(self, rule: str, message: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        kw.setdefault("seq", self.seq)
+        if "trick" not in kw:
+            kw["trick"] = self.trick.number if self.trick else None
+        self.log.add(rule, message, **kw)
+
+    def cards_left(self, seat: int) -> int:
+        return sum(self.held[seat]) + self.hidden[seat]
+
+    def team_side(self, seat: int) -> bool:
+        """True for the declarer's side."""
+        if self.declarer is None:
+            return False
+        return seat in self.rules.declarer_side(self.declarer)
+
+    def class_holding(self, seat: int, klass: int) -> dict[int, int]:
+        order = self.order
+        assert order is not None
+        held = self.held[seat]
+        return {c: held[c] for c in order.members[klass] if held[c]}
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def apply(self, ev: Event) -> None:
+        self.seq = ev.seq
+        if self.finished and not isinstance(ev, (Result, TrickEnd)):
+            self.violation("hand.event-after-end",
+                           f"a {type(ev).__name__} event comes after the last trick.")
+            return
+        handler = _HANDLERS.get(type(ev))
+        if handler is not None:
+            handler(self, ev)
+
+    def on_hand(self, ev: HandStart) -> None:
+        self.dealer = ev.dealer
+        self.declarer = ev.declarer if ev.declarer is not None else ev.dealer
+        self.first_draw = ev.first_draw or 0
+        self.levels = list(ev.levels) if ev.levels else self.context.levels
+        self.level = ev.level
+        ctx = self.context
+        if ctx.next_dealer is not None and ev.dealer is not None and ev.dealer != ctx.next_dealer:
+            self.violation("hand.dealer-mismatch",
+                           f"seat {ev.dealer} deals, but the previous hand's result gives the "
+                           f"deal to seat {ctx.next_dealer}.", seat=ev.dealer,
+                           required=f"seat {ctx.next_dealer} deals")
+        if ctx.levels is not None and ev.levels is not None and list(ev.levels) != ctx.levels:
+            self.violation("hand.level-mismatch",
+                           f"the hand starts with levels {'/'.join(ev.levels)}, but the previous "
+                           f"hands give {'/'.join(ctx.levels)}.",
+                           required="levels " + "/".join(ctx.levels))
+        if self.dealer is None and ctx.next_dealer is not None:
+            self.dealer = self.declarer = ctx.next_dealer
+
+    def on_deal(self, ev: Deal) -> None:
+        r = self.rules
+        self._set_holdings(ev.holdings, ev.kitty)
+        self.drawn = [list(h) for h in ev.holdings]
+        self.dealt_kitty = list(ev.kitty) if ev.kitty is not None else None
+        sizes = [len(h) for h in ev.holdings]
+        if len(ev.holdings) != r.players or any(s != r.hand_size() for s in sizes) or (
+                ev.kitty is not None and len(ev.kitty) != r.kitty_size()):
+            self.violation("deal.card-count",
+                           f"the deal gives {sizes} cards and a kitty of "
+                           f"{len(ev.kitty) if ev.kitty is not None else 'none'}; "
+                           f"{r.title} deals {r.hand_size()} to each of {r.players} seats and "
+                           f"{r.kitty_size()} to the kitty.",
+                           required=f"{r.players} × {r.hand_size()} + {r.kitty_size()}")
+        self._check_conservation(exact=ev.kitty is not None)
+
+    def on_setup(self, ev: Setup) -> None:
+        self._set_holdings(ev.holdings, ev.kitty)
+        if ev.trump is not None:
+            self.trump = None if ev.trump == "NT" else SUIT_OF[ev.trump]
+            self.trump_known = True
+        if ev.level is not None:
+            self.level = ev.level
+        if ev.declarer is not None:
+            self.declarer = ev.declarer
+            if self.dealer is None:
+                self.dealer = ev.declarer
+        self.leader = ev.leader
+        self.defender_points = ev.points
+        self.tricks_before = ev.tricks
+        self.kitty_buried = True  # a set-up starts at a trick boundary
+        self._check_conservation(exact=False)
+
+    def _set_holdings(self, holdings: list[list[str]], kitty: list[str] | None) -> None:
+        for seat, tokens in enumerate(holdings[: self.players]):
+            for t in tokens:
+                if t == UNKNOWN:
+                    self.hidden[seat] += 1
+                else:
+                    self.held[seat][CARD_BY_TOKEN[t]] += 1
+        if kitty is not None:
+            self.kitty = [CARD_BY_TOKEN[t] for t in kitty if t != UNKNOWN]
+            self.kitty_hidden = sum(1 for t in kitty if t == UNKNOWN)
+        self.known = True
+
+    def _check_conservation(self, exact: bool) -> None:
+        decks = self.rules.decks
+        total = [0] * 54
+        for seat in range(self.players):
+            for c in range(54):
+                total[c] += self.held[seat][c]
+        for c in self.kitty:
+            total[c] += 1
+        extra = [c for c in range(54) if total[c] > decks]
+        hidden = sum(self.hidden) + self.kitty_hidden
+        missing = [c for c in range(54) if total[c] < decks]
+        if extra:
+            self.violation("deal.not-a-deck",
+                           f"{show(extra)} appear more often than the {decks} deck(s) hold.",
+                           cards=extra, required=f"at most {decks} of each card")
+        elif exact and not hidden and missing:
+            self.violation("deal.not-a-deck",
+                           f"the deal lacks {show(missing)}: it is not {decks} full deck(s).",
+                           cards=missing, required=f"exactly {decks} of each card")
+
+    def on_declare(self, ev: Declare) -> None:
+        r = self.rules
+        cards = [CARD_BY_TOKEN[t] for t in ev.cards]
+        level = RANK_OF.get(self._current_level_for_declaring(), Rank.TWO)
+        decl = r.declaration([Card(c) for c in cards], level)
+        if isinstance(decl, str):
+            self.violation("declare.not-a-step", f"seat {ev.seat} shows {show(cards)}: {decl}.",
+                           seat=ev.seat, cards=cards)
+            return
+        if self.drawn is not None and ev.seat < len(self.drawn):
+            held_then = self._held_at(ev.seat, ev.drawn)
+            if held_then is not None:
+                need = counts_of(cards)
+                lacking = [c for c, n in need.items() if held_then.get(c, 0) < n]
+                if lacking:
+                    when = (f"after {ev.drawn} cards had been dealt" if ev.drawn is not None
+                            else "after the deal")
+                    self.violation("declare.cards-not-held",
+                                   f"seat {ev.seat} declares with {show(cards)} but did not hold "
+                                   f"them {when}.", seat=ev.seat, cards=cards,
+                                   required=f"seat {ev.seat} held {show(self._held_list(held_then))}")
+        prev = self.declaration
+        if prev is not None:
+            pseat, pdecl = prev
+            if pseat == ev.seat and pdecl.trump != decl.trump:
+                self.violation("declare.own-switch",
+                               f"seat {ev.seat} overrides its own declaration of {pdecl.label} "
+                               f"with {decl.label}; a seat may only reinforce its own suit.",
+                               seat=ev.seat, cards=cards)
+            elif decl.step <= pdecl.step:
+                self.violation("declare.not-higher",
+                               f"seat {ev.seat} declares {decl.label}, which does not rank "
+                               f"above seat {pseat}'s {pdecl.label}.", seat=ev.seat, cards=cards,
+                               required="a strictly higher declaration")
+        self.declaration = (ev.seat, decl)
+        self.trump = decl.trump
+        self.trump_known = True
+        if self.dealer is None and prev is None:
+            self.dealer = self.declarer = ev.seat  # 第一局的庄家由翻主方担任
+
+    def _current_level_for_declaring(self) -> str:
+        if self.level:
+            return self.level
+        if self.levels and self.dealer is not None:
+            return self.levels[self.rules.team_of(self.dealer, self.declarer)]
+        if self.levels and len(set(self.levels)) == 1:
+            return self.levels[0]
+        return "2"
+
+    def _held_at(self, seat: int, drawn: int | None) -> dict[int, int] | None:
+        assert self.drawn is not None
+        cards = self.drawn[seat]
+        if drawn is not None:
+            k = sum(1 for i in range(drawn) if (self.first_draw + i) % self.players == seat)
+            cards = cards[:k]
+        if any(t == UNKNOWN for t in cards):
+            return None
+        return counts_of([CARD_BY_TOKEN[t] for t in cards])
+
+    @staticmethod
+    def _held_list(counts: dict[int, int]) -> list[int]:
+        return [c for c, n in sorted(counts.items()) for _ in range(n)]
+
+    def on_trump(self, ev: TrumpChosen) -> None:
+        self.trump = None if ev.trump == "NT" else SUIT_OF[ev.trump]
+        self.trump_known = True
+
+    def on_auction(self, ev: Bid | Pass) -> None:
+        if not self.rules.has_auction:
+            self.violation("auction.not-allowed",
+                           f"{self.rules.name} has no auction, but seat {ev.seat} bids or passes.",
+                           seat=ev.seat)
+
+    def on_kitty_take(self, ev: KittyTake) -> None:
+        if self.declarer is not None and ev.seat != self.declarer:
+            self.violation("kitty.wrong-seat",
+                           f"seat {ev.seat} takes the kitty, but seat {self.declarer} declares.",
+                           seat=ev.seat, required=f"seat {self.declarer} takes the kitty")
+        taken = [CARD_BY_TOKEN[t] for t in ev.cards if t != UNKNOWN]
+        hidden = sum(1 for t in ev.cards if t == UNKNOWN)
+        known = self.dealt_kitty is not None and UNKNOWN not in self.dealt_kitty and not hidden
+        if known and sorted(taken) != sorted(self.kitty):
+            self.violation("kitty.take-mismatch",
+                           f"seat {ev.seat} takes {show(taken)}, but the kitty dealt was "
+                           f"{show(self.kitty)}.", seat=ev.seat, cards=taken,
+                           required=f"the kitty {show(self.kitty)}")
+        for c in taken:
+            self.held[ev.seat][c] += 1
+        self.hidden[ev.seat] += hidden
+        self.kitty = []
+        self.kitty_hidden = 0
+
+    def on_kitty_bury(self, ev: KittyBury) -> None:
+        r = self.rules
+        if self.declarer is not None and ev.seat != self.declarer:
+            self.violation("kitty.wrong-seat",
+                           f"seat {ev.seat} buries the kitty, but seat {self.declarer} declares.",
+                           seat=ev.seat, required=f"seat {self.declarer} buries")
+        if len(ev.cards) != r.kitty_size():
+            self.violation("kitty.wrong-size",
+                           f"seat {ev.seat} buries {len(ev.cards)} cards; the kitty has "
+                           f"{r.kitty_size()}.", seat=ev.seat,
+                           required=f"{r.kitty_size()} cards")
+        cards = [CARD_BY_TOKEN[t] for t in ev.cards if t != UNKNOWN]
+        hidden = sum(1 for t in ev.cards if t == UNKNOWN)
+        missing = self._remove(ev.seat, cards)
+        if missing:
+            self.violation("kitty.bury-not-held",
+                           f"seat {ev.seat} buries {show(missing)}, which it does not hold.",
+                           seat=ev.seat, cards=missing)
+        take_hidden = min(hidden, self.hidden[ev.seat])
+        self.hidden[ev.seat] -= take_hidden
+        self.kitty = cards
+        self.kitty_hidden = hidden
+        self.kitty_buried = True
+
+    def _remove(self, seat: int, cards: list[int]) -> list[int]:
+        """Take cards from a holding; a card not among the known ones uses up a hidden card;
+        returns the cards that could not be there."""
+        held = self.held[seat]
+        missing = []
+        for c in cards:
+            if held[c] > 0:
+                held[c] -= 1
+            elif self.hidden[seat] > 0:
+                self.hidden[seat] -= 1
+            else:
+                missing.append(c)
+        return missing
+
+    def on_surrender(self, ev: Surrender) -> None:
+        if not self.rules.allows_surrender:
+            self.violation("surrender.not-allowed",
+                           f"{self.rules.name} has no surrender, but seat {ev.seat} surrenders.",
+                           seat=ev.seat)
+
+    # -- play -----------------------------------------------------------------------------------
+
+    def _start_play(self) -> bool:
+        """Fix trump and card order before the first play; ``False`` if it cannot be known."""
+        if self.order is not None:
+            return True
+        if self.undetermined:
+            return False
+        if not self.trump_known:
+            self.log.notice("the record never says which suit is trump (nobody declared and no "
+                            "trump event); the seed is silent, so the play is not checked",
+                            self.seq)
+            self.undetermined = True
+            return False
+        if self.level is None:
+            self.level = self._current_level_for_declaring()
+        level = RANK_OF.get(self.level) if self.level != "NT" else None
+        self.order = self.rules.order(self.trump, level)
+        if self.leader is None:
+            self.leader = self.declarer
+        if self.dealt_kitty is not None and not self.kitty_buried:
+            self.violation("kitty.not-buried",
+                           "play starts before the declarer has buried the kitty.",
+                           seat=self.declarer)
+        return True
+
+    def on_throw_fail(self, ev: ThrowFail) -> None:
+        if not self._start_play():
+            return
+        order = self.order
+        assert order is not None
+        cards = [CARD_BY_TOKEN[t] for t in ev.cards]
+        self._check_turn(ev.seat, leading=True)
+        held = self.held[ev.seat]
+        need = counts_of(cards)
+        lacking = [c for c, n in need.items() if held[c] < n]
+        if lacking and not self.hidden[ev.seat]:
+            self.violation("play.card-not-held",
+                           f"seat {ev.seat} tries to throw {show(cards)} without holding "
+                           f"{show(lacking)}.", seat=ev.seat, cards=lacking)
+        klass = {order.klass[c] for c in cards}
+        units = decompose(cards, order) if len(klass) == 1 else []
+        if len(units) < 2:
+            self.violation("throw.fail-unfounded",
+                           f"seat {ev.seat}'s {show(cards)} is not a throw of several units of "
+                           f"one suit, so it cannot fail as one.", seat=ev.seat, cards=cards)
+            return
+        k = klass.pop()
+        failing, undecided = self._failing_units(ev.seat, k, units)
+        claimed: list[Unit] = []
+        for b in ev.blockers or []:
+            bcards = [CARD_BY_TOKEN[t] for t in b.cards]
+            bheld = self.held[b.seat] if b.seat < self.players else [0] * 54
+            bcounts = counts_of(bcards)
+            held_ok = all(bheld[c] >= n for c, n in bcounts.items()) or self.hidden[b.seat] > 0
+            beaten = [u for u in units
+                      if all(order.klass[c] == k for c in bcards)
+                      and beats_unit(bcounts, order, u) is not None]
+            if not held_ok or not beaten or b.seat == ev.seat:
+                self.violation("throw.blocker-wrong",
+                               f"the record says seat {b.seat} could beat the throw with "
+                               f"{show(bcards)}, but "
+                               + ("it does not hold them." if not held_ok else
+                                  "those cards beat no unit of it."),
+                               seat=b.seat, cards=bcards)
+            claimed.extend(beaten)
+        if not failing and not undecided and not claimed:
+            self.violation("throw.fail-unfounded",
+                           f"seat {ev.seat}'s throw {show(cards)} is recorded as failed, but no "
+                           "other seat can beat any of its units.", seat=ev.seat, cards=cards)
+            return
+        pool = [f[0] for f in failing] or claimed
+        forced = min(pool, key=lambda u: (u.low, u.size))
+        self.pending_forced = (ev.seat, forced.all_cards(), cards)
+
+    def _failing_units(self, seat: int, klass: int, units: list[Unit]
+                       ) -> tuple[list[tuple[Unit, int, Unit]], bool]:
+        """Units another seat can beat, as (unit, seat, beating unit); and whether hidden cards
+        leave the answer open."""
+        assert self.order is not None
+        failing: list = []
+        undecided = False
+        for u in units:
+            for other in range(self.players):
+                if other == seat:
+                    continue
+                beat = beats_unit(self.class_holding(other, klass), self.order, u)
+                if beat is not None:
+                    failing.append((u, other, beat))
+                    break
+                if self.hidden[other]:
+                    undecided = True
+        return failing, undecided
+
+    def _check_turn(self, seat: int, leading: bool) -> None:
+        if self.trick is None or not self.trick.plays:
+            expected = self.leader
+        else:
+            expected = (self.trick.plays[-1].seat + 1) % self.players
+        if expected is not None and seat != expected:
+            what = "lead" if leading else "play"
+            self.violation("play.out-of-turn",
+                           f"seat {seat} plays, but it is seat {expected}'s turn to {what}.",
+                           seat=seat, required=f"seat {expected} plays")
+
+    def on_play(self, ev: Play) -> None:
+        if not self._start_play():
+            return
+        order = self.order
+        assert order is not None
+        seat = ev.seat
+        cards = [CARD_BY_TOKEN[t] for t in ev.cards]
+        if not cards:
+            self.violation("play.wrong-count", f"seat {seat} plays no cards.", seat=seat)
+            return
+        leading = self.trick is None
+        if leading:
+            self.trick = Trick(number=self.tricks_before + len(self.tricks) + 1,
+                               leader=self.leader if self.leader is not None else seat)
+        trick = self.trick
+        assert trick is not None
+        self._check_turn(seat, leading)
+        before = list(self.held[seat])
+        hidden_before = self.hidden[seat]
+        missing = self._remove(seat, cards)
+        if missing:
+            self.violation("play.card-not-held",
+                           f"seat {seat} plays {show(missing)}, which it does not hold.",
+                           seat=seat, cards=missing)
+        for c in cards:
+            if order.klass[c] in self.void[seat] and c not in missing:
+                self.violation("follow.revoke",
+                               f"seat {seat} plays {Card(c).symbol}, a card of a suit it showed "
+                               "it did not have on an earlier trick.", seat=seat, cards=[c])
+                self.void[seat].discard(order.klass[c])
+                break
+        if leading:
+            self._lead(seat, cards, before)
+        else:
+            self._follow(seat, cards, before, hidden_before)
+        trick.plays.append(TrickPlay(seat, cards, ev.seq))
+        if len(trick.plays) == self.players:
+            self._finish_trick()
+
+    def _lead(self, seat: int, cards: list[int], before: list[int]) -> None:
+        order = self.order
+        trick = self.trick
+        assert order is not None and trick is not None
+        classes = {order.klass[c] for c in cards}
+        trick.lead_class = order.klass[cards[0]]
+        forced = self.pending_forced
+        self.pending_forced = None
+        if len(classes) > 1:
+            self.violation("lead.mixed-suits",
+                           f"seat {seat} leads {show(cards)}, cards of more than one suit.",
+                           seat=seat, cards=cards, required="a lead of one suit")
+            cards = [c for c in cards if order.klass[c] == trick.lead_class]
+        trick.lead_units = decompose(cards, order)
+        if forced is not None:
+            fseat, fcards, tried = forced
+            trick.failed_throw = tried
+            if fseat == seat and sorted(fcards) != sorted(cards):
+                self.violation("throw.wrong-forced-play",
+                               f"after the failed throw seat {seat} plays {show(cards)}, but the "
+                               f"lowest failing unit was {show(fcards)}.", seat=seat, cards=cards,
+                               required=f"seat {seat} plays {show(fcards)}")
+            return
+        if len(trick.lead_units) > 1:
+            trick.throw = True
+            if trick.lead_class == TRUMP and not self.rules.trump_throws:
+                self.violation("throw.trump-not-allowed",
+                               f"seat {seat} throws trumps {show(cards)}; only off-suit cards "
+                               "may be thrown in this ruleset.", seat=seat, cards=cards)
+            failing, _ = self._failing_units(seat, trick.lead_class, trick.lead_units)
+            if failing:
+                low = min(failing, key=lambda f: (f[0].low, f[0].size))
+                unit = low[0]
+                who = "; ".join(f"seat {s} holds {show(b.all_cards())} over "
+                                f"{show(u.all_cards())}" for u, s, b in failing)
+                self.violation("throw.beatable",
+                               f"seat {seat} throws {show(cards)} and it is played as it stands, "
+                               f"but it fails: {who}.", seat=seat, cards=cards,
+                               required=f"seat {seat} plays only its lowest failing unit "
+                                        f"{show(unit.all_cards())}")
+
+    def _follow(self, seat: int, cards: list[int], before: list[int], hidden: int) -> None:
+        order = self.order
+        trick = self.trick
+        assert order is not None and trick is not None
+        lead_size = sum(u.size for u in trick.lead_units)
+        if len(cards) != lead_size:
+            self.violation("play.wrong-count",
+                           f"seat {seat} plays {len(cards)} card(s) to a lead of {lead_size}.",
+                           seat=seat, cards=cards, required=f"{lead_size} card(s)")
+            return
+        k = trick.lead_class
+        klass_cards = order.members[k]
+        suit_known = {c: before[c] for c in klass_cards if before[c]}
+        in_suit = [c for c in cards if order.klass[c] == k]
+        known_count = sum(suit_known.values())
+        if len(in_suit) < min(lead_size, known_count):
+            shortfall = min(lead_size, known_count)
+            self.violation("follow.suit-required",
+                           f"seat {seat} plays {len(in_suit)} card(s) of the led suit "
+                           f"({order.class_name(k)}) but held {known_count}.",
+                           seat=seat, cards=cards,
+                           required=f"{shortfall} card(s) of {order.class_name(k)}; seat {seat} "
+                                    f"held {show(self._held_list(suit_known))}")
+            return
+        if len(in_suit) < lead_size and hidden:
+            self.void[seat].add(k)
+        # Structure: the played suit cards must show the best answers the holding allows.
+        if all(u.kind == (1, 1) for u in trick.lead_units):
+            return
+        holding = dict(suit_known)
+        for c in in_suit:  # cards that came out of hidden ones were held too
+            if holding.get(c, 0) < in_suit.count(c):
+                holding[c] = in_suit.count(c)
+        budget = len(in_suit)
+        best = self._answers(holding, trick.lead_units, budget)
+        shown = self._answers(counts_of(in_suit), trick.lead_units, budget)
+        for (unit, want, want_units), (_, got, _) in zip(best, shown, strict=True):
+            if got > want:  # a worse answer (answers are indexed best first)
+                answers = self.rules.answers(unit.kind)
+                could = ", ".join(show(x.all_cards()) for x in want_units) or "singles"
+                self.violation(self.rules.follow_rule_id(unit.kind),
+                               f"seat {seat} answers the led {unit_name(*unit.kind)} with "
+                               f"{_shape_text(answers[got])} but could show "
+                               f"{_shape_text(answers[want])}.", seat=seat, cards=cards,
+                               required=f"seat {seat} held {could}")
+                return
+
+    def _answers(self, avail: dict[int, int], units: list[Unit], budget: int
+                 ) -> list[tuple[Unit, int, list[Unit]]]:
+        """For each lead unit, most significant first: the index of the best answer ``avail``
+        can show within the cards still to play, and the units used (D-2)."""
+        order = self.order
+        assert order is not None
+        out = []
+        avail = dict(avail)
+        for unit in units:
+            answers = self.rules.answers(unit.kind)
+            room = min(unit.size, budget)
+            for i, shape in enumerate(answers):
+                if shape_size(shape) > room:
+                    continue
+                found = cover(avail, order, shape)
+                if found is not None:
+                    for u in found:
+                        for c in u.cards:
+                            avail[c] -= u.width
+                    out.append((unit, i, found))
+                    budget -= unit.size
+                    break
+        return out
+
+    def _finish_trick(self) -> None:
+        order = self.order
+        trick = self.trick
+        assert order is not None and trick is not None
+        kinds = [u.kind for u in trick.lead_units]
+        best_key: tuple[int, int] | None = None
+        winner = trick.plays[0].seat
+        k = trick.lead_class
+        for p in trick.plays:
+            classes = {order.klass[c] for c in p.cards}
+            if classes == {k}:
+                rank = 0
+            elif k != TRUMP and classes == {TRUMP}:
+                rank = 1
+            else:
+                continue
+            value = best_value(counts_of(p.cards), order, kinds)
+            if value is None:
+                continue
+            key = (rank, value)
+            if best_key is None or key > best_key:
+                if best_key is not None and rank == 1:
+                    trick.trumped = True
+                best_key, winner = key, p.seat
+        if best_key is not None and best_key[0] == 1:
+            trick.trumped = True
+        trick.winner = winner
+        trick.points = sum(self.rules.card_points(Card(c)) for p in trick.plays for c in p.cards)
+        if not self.team_side(winner):
+            self.defender_points += trick.points
+        self.tricks.append(trick)
+        self.trick = None
+        self.leader = winner
+        if all(self.cards_left(s) == 0 for s in range(self.players)):
+            self._finish_hand(trick)
+
+    def _finish_hand(self, last: Trick) -> None:
+        r = self.rules
+        kitty_points = sum(r.card_points(Card(c)) for c in self.kitty)
+        multiplier = None
+        points = self.defender_points
+        assert last.winner is not None
+        if not self.team_side(last.winner) and self.declarer is not None:
+            winning = next(p for p in last.plays if p.seat == last.winner)
+            assert self.order is not None
+            multiplier = r.kitty_multiplier(decompose(winning.cards, self.order))
+            points += kitty_points * multiplier
+            if self.kitty_hidden:
+                self.log.notice("the kitty has hidden cards: its points are not known", self.seq)
+        dealer = self.dealer if self.dealer is not None else self.declarer
+        if self.declarer is not None and dealer is not None:
+            self.outcome = r.outcome(points, kitty_points, multiplier, dealer, self.declarer)
+        self.finished = True
+
+    def report(self) -> HandReport:
+        """What the replay found so far."""
+        trump = None
+        if self.trump_known:
+            trump = "NT" if self.trump is None else self.trump.value
+        return HandReport(
+            match=self.hand.match, hand=self.hand.number, ruleset=self.rules.name,
+            tricks=self.tricks, outcome=self.outcome, violations=self.log.items,
+            notices=self.log.notices, record_issues=list(self.hand.issues), dealer=self.dealer,
+            declarer=self.declarer, trump=trump, level=self.level, complete=self.finished,
+        )
+
+    # -- claims ---------------------------------------------------------------------------------
+
+    def on_trick_claim(self, ev: TrickEnd) -> None:
+        if not self.tricks or (self.trick is not None and self.trick.plays):
+            if self.undetermined:
+                return
+            self.violation("result.trick-claim-early",
+                           f"the record closes trick {ev.trick} before all seats have played.")
+            return
+        t = self.tricks[-1]
+        if ev.trick != t.number:
+            self.violation("result.trick-number-mismatch",
+                           f"the record numbers the trick {ev.trick}; it is trick {t.number}.",
+                           trick=t.number, required=f"trick {t.number}")
+        if ev.winner != t.winner:
+            self.violation("result.winner-mismatch",
+                           f"the record gives trick {t.number} to seat {ev.winner}; by the rules "
+                           f"seat {t.winner} wins it.", trick=t.number, seat=ev.winner,
+                           required=f"seat {t.winner} wins")
+        if ev.points is not None and ev.points != t.points:
+            self.violation("result.trick-points-mismatch",
+                           f"the record counts {ev.points} points in trick {t.number}; it holds "
+                           f"{t.points}.", trick=t.number, required=f"{t.points} points")
+
+    def on_result(self, ev: Result) -> None:
+        if self.undetermined:
+            return
+        if not self.finished:
+            if self.trick is None and not self.tricks:
+                return  # a result without play (e.g. after a surrender) is the ruleset's affair
+            self.violation("result.hand-unfinished",
+                           "the record gives the hand's result while cards remain to be played.")
+            return
+        out = self.outcome
+        if out is None:
+            return
+        checks = [
+            ("defender_points", out.defender_points, "result.points-mismatch",
+             "the defenders' points"),
+            ("kitty_points", out.kitty_points, "result.kitty-points-mismatch",
+             "the kitty's points"),
+            ("kitty_multiplier", out.kitty_multiplier, "result.multiplier-mismatch",
+             "the kitty multiplier"),
+            ("level_change", out.level_change, "result.level-change-mismatch",
+             "the level change"),
+            ("next_dealer", out.next_dealer, "result.next-dealer-mismatch", "the next dealer"),
+            ("settlement", out.settlement, "result.settlement-mismatch", "the settlement"),
+        ]
+        for name, computed, rule, label in checks:
+            recorded = getattr(ev, name)
+            if recorded is None:
+                continue
+            if name == "kitty_points" and self.kitty_hidden:
+                continue
+            if recorded != computed:
+                self.violation(rule, f"the record gives {label} as {recorded}; by the rules it is "
+                                     f"{computed}.", trick=None, required=f"{computed}")
+
+
+def _shape_text(shape: tuple[tuple[int, int], ...]) -> str:
+    if not shape:
+        return "no pair or longer unit"
+    return " + ".join(unit_name(w, n) for w, n in shape)
+
+
+_HANDLERS = {
+    HandStart: HandReplay.on_hand,
+    Deal: HandReplay.on_deal,
+    Setup: HandReplay.on_setup,
+    Declare: HandReplay.on_declare,
+    TrumpChosen: HandReplay.on_trump,
+    Bid: HandReplay.on_auction,
+    Pass: HandReplay.on_auction,
+    KittyTake: HandReplay.on_kitty_take,
+    KittyBury: HandReplay.on_kitty_bury,
+    Surrender: HandReplay.on_surrender,
+    ThrowFail: HandReplay.on_throw_fail,
+    Play: HandReplay.on_play,
+    TrickEnd: HandReplay.on_trick_claim,
+    Result: HandReplay.on_result,
+}
+
+
+def replay_hand(hand: Hand, ruleset: Ruleset, *, strict: bool = False,
+                context: MatchContext | None = None) -> HandReport:
+    """Replay one hand to the end and report everything found."""
+    state = HandReplay(ruleset, hand, strict=strict, context=context)
+    try:
+        for ev in hand.events:
+            state.apply(ev)
+    except StrictStop:
+        pass
+    return state.report()
+
+
+def steps(hand: Hand, ruleset: Ruleset, context: MatchContext | None = None
+          ) -> Iterator[tuple[Event, HandReplay]]:
+    """Replay step by step: the live state after every event (copy what you keep)."""
+    state = HandReplay(ruleset, hand, context=context)
+    for ev in hand.events:
+        state.apply(ev)
+        yield ev, state
+
+
+def advance_levels(levels: list[str], change: list[int]) -> list[str]:
+    """Each team's level after a hand (levels stop at A, D-3)."""
+    out = []
+    for lv, up in zip(levels, change, strict=False):
+        i = LEVEL_ORDER.index(lv) if lv in LEVEL_ORDER else len(LEVEL_ORDER) - 1
+        out.append(LEVEL_ORDER[min(i + up, len(LEVEL_ORDER) - 1)])
+    return out
+
+
+def header_levels(header: MatchStart | None) -> list[str] | None:
+    return list(header.levels) if header is not None and header.levels else None

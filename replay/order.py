@@ -1,0 +1,85 @@
+"""Card order for one hand: which cards are trumps and how every card ranks.
+
+A :class:`CardOrder` maps each of the 54 cards to a *suit class* (0-3 for the off-suits
+♠♥♣♦, :data:`TRUMP` for all trumps, 主) and a *power* within that class: a higher power beats a
+lower one, equal powers tie (the first played wins), and powers that differ by one are adjacent
+for tractors. Rulesets build it from the trump suit and level rank; the engine never looks at
+printed suits or ranks again, so a permanent trump (标分's 2s, 打万分's 军长) is just a card
+with a trump class and a power.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from gamelog.cards import BIG_JOKER_INDEX, LITTLE_JOKER_INDEX, SUITS, Card, Rank, Suit
+
+TRUMP = 4
+"""The suit class of every trump."""
+CLASS_NAMES = ("♠", "♥", "♣", "♦", "trump")
+
+
+@dataclass(frozen=True, slots=True)
+class CardOrder:
+    """Suit class and power of each of the 54 cards (index = card)."""
+
+    klass: tuple[int, ...]
+    power: tuple[int, ...]
+    trump: Suit | None
+    level: Rank | None
+    members: tuple[tuple[int, ...], ...] = ()
+    """The cards of each suit class (index = class)."""
+
+    def __post_init__(self) -> None:
+        if not self.members:
+            members = tuple(tuple(c for c in range(54) if self.klass[c] == k) for k in range(5))
+            object.__setattr__(self, "members", members)
+
+    def is_trump(self, card: int) -> bool:
+        return self.klass[card] == TRUMP
+
+    def class_name(self, klass: int) -> str:
+        return CLASS_NAMES[klass]
+
+    def sort_key(self, card: int) -> tuple[int, int, int]:
+        """Display order: trumps first, then ♠♥♣♦; high cards first."""
+        k = self.klass[card]
+        return (0 if k == TRUMP else 1 + k, -self.power[card], card)
+
+    def sorted(self, cards: Iterable[int]) -> list[Card]:
+        return [Card(c) for c in sorted(cards, key=self.sort_key)]
+
+
+@cache
+def standard_order(trump: Suit | None, level: Rank | None,
+                   extra_trumps: tuple[tuple[int, int], ...] = ()) -> CardOrder:
+    """The tractor family's order (seed 001): jokers, trump-suit level card, other level cards,
+    then the trump suit A..2 without the level rank; off-suits A..2 without the level rank.
+
+    ``extra_trumps`` is a list of ``(card, power)`` overrides for rulesets with more permanent
+    trumps; ``trump=None`` is no-trump, ``level=None`` a hand without level cards.
+    """
+    klass = [0] * 54
+    power = [0] * 54
+    plain = [r for r in Rank if r != level]
+    for s in SUITS:
+        for p, r in enumerate(plain):
+            c = Card.of(r, s)
+            klass[c] = TRUMP if s == trump else s.index
+            power[c] = p
+    top = len(plain)
+    if level is not None:
+        for s in SUITS:
+            c = Card.of(level, s)
+            klass[c] = TRUMP
+            power[c] = top + (1 if s == trump else 0)
+        top += 2 if trump is not None else 1
+    klass[LITTLE_JOKER_INDEX] = klass[BIG_JOKER_INDEX] = TRUMP
+    power[LITTLE_JOKER_INDEX] = top
+    power[BIG_JOKER_INDEX] = top + 1
+    for card, p in extra_trumps:
+        klass[card] = TRUMP
+        power[card] = p
+    return CardOrder(tuple(klass), tuple(power), trump, level)

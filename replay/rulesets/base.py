@@ -1,0 +1,201 @@
+"""The ruleset interface: everything in which the four seed rule texts differ.
+
+A ruleset is one class. The engine (:mod:`replay.engine`) asks it for the deal sizes, the card
+order given trump and level, the point values, the answers a follower owes to each unit type,
+whether trumps may be thrown, what a declaration or bid is worth, the kitty multiplier, and the
+outcome of a hand. Everything else (turns, holdings, following, throws, trumping, trick winners,
+points) is the engine's, shared by all rulesets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from gamelog.cards import Card, Rank, Suit
+from replay.order import CardOrder, standard_order
+from replay.units import Shape, Unit
+
+
+@dataclass(frozen=True)
+class Option:
+    """A ruleset option with its type, default and allowed values."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a set of shown cards declares: its step on the ladder and the trump it names."""
+
+    step: int
+    trump: Suit | None  # None = no-trump
+    label: str
+
+
+@dataclass
+class Outcome:
+    """A hand's outcome as the rules compute it."""
+
+    defender_points: int
+    kitty_points: int
+    kitty_multiplier: int | None
+    level_change: list[int] | None = None
+    next_dealer: int | None = None
+    settlement: list[int] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class RulesetError(ValueError):
+    """Unknown ruleset, or options it does not accept."""
+
+
+class Ruleset:
+    """Base of every ruleset; subclasses set the class attributes and override the hooks."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str]
+    seed: ClassVar[str]
+    options: ClassVar[tuple[Option, ...]] = ()
+    fixed_teams: ClassVar[bool] = True
+    has_auction: ClassVar[bool] = False
+    allows_surrender: ClassVar[bool] = False
+    trump_throws: ClassVar[bool] = True
+
+    def __init__(self, **values: Any) -> None:
+        self.values: dict[str, Any] = {}
+        known = {o.name: o for o in self.options}
+        for key, value in values.items():
+            opt = known.get(key)
+            if opt is None:
+                continue  # options of other rulesets in a shared header are ignored
+            if (opt.type is int and isinstance(value, bool)) or not isinstance(value, opt.type):
+                raise RulesetError(
+                    f"ruleset {self.name}: option {key} must be {opt.type.__name__}, got {value!r}")
+            if opt.choices is not None and value not in opt.choices:
+                raise RulesetError(
+                    f"ruleset {self.name}: option {key} must be one of {list(opt.choices)}, "
+                    f"got {value!r}")
+            self.values[key] = value
+        for opt in self.options:
+            self.values.setdefault(opt.name, opt.default)
+
+    def __getattr__(self, name: str) -> Any:
+        values = self.__dict__.get("values")
+        if values is not None and name in values:
+            return values[name]
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.values.items())
+        return f"{type(self).__name__}({opts})"
+
+    # -- table ----------------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return int(self.values.get("players", 4))
+
+    @property
+    def decks(self) -> int:
+        return int(self.values.get("decks", 2))
+
+    def hand_size(self) -> int:
+        return (54 * self.decks - self.kitty_size()) // self.players
+
+    def kitty_size(self) -> int:
+        raise NotImplementedError
+
+    def team_of(self, seat: int, declarer: int | None) -> int:
+        """Fixed teams: seat % 2. Rulesets without fixed teams override."""
+        return seat % 2
+
+    def declarer_side(self, declarer: int) -> set[int]:
+        return {s for s in range(self.players) if s % 2 == declarer % 2}
+
+    # -- cards ----------------------------------------------------------------------------------
+
+    def order(self, trump: Suit | None, level: Rank | None) -> CardOrder:
+        return standard_order(trump, level)
+
+    def card_points(self, card: Card) -> int:
+        return card.points
+
+    def max_width(self) -> int:
+        return self.decks
+
+    def answers(self, kind: tuple[int, int]) -> list[Shape]:
+        """A follower's possible answers to a lead unit of ``kind``, best first; the last is
+        always ``()`` (no structure owed)."""
+        raise NotImplementedError
+
+    def follow_rule_id(self, kind: tuple[int, int]) -> str:
+        width, length = kind
+        if length >= 2:
+            return {2: "follow.tractor-required", 3: "follow.titanic-required"}.get(
+                width, "follow.chain-required")
+        return {2: "follow.pair-required", 3: "follow.triple-required"}.get(
+            width, "follow.quad-required")
+
+    # -- declarations -----------------------------------------------------------------------------
+
+    def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
+        """What ``cards`` declare at ``level``, or why they declare nothing."""
+        raise NotImplementedError
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def kitty_multiplier(self, winning: list[Unit]) -> int:
+        raise NotImplementedError
+
+    def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
+                dealer: int, declarer: int) -> Outcome:
+        raise NotImplementedError
+
+    def describe_options(self) -> list[tuple[str, str, Any, str]]:
+        return [(o.name, o.type.__name__, o.default, o.help) for o in self.options]
+
+
+REGISTRY: dict[str, type[Ruleset]] = {}
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    for key in (cls.name, *cls.aliases):
+        REGISTRY[key.lower()] = cls
+    return cls
+
+
+def get_ruleset(name: str, **options: Any) -> Ruleset:
+    """The ruleset called ``name`` (or one of its aliases), configured with ``options``."""
+    cls = REGISTRY.get(name.lower())
+    if cls is None:
+        known = ", ".join(sorted({c.name for c in REGISTRY.values()}))
+        raise RulesetError(f"unknown ruleset {name!r} (known: {known})")
+    return cls(**options)
+
+
+def all_rulesets() -> list[type[Ruleset]]:
+    return sorted({c for c in REGISTRY.values()}, key=lambda c: c.name)
+
+
+def chain_answers(width: int, length: int, key: Callable[[Shape], Any] | None = None) -> list[Shape]:
+    """Answers made of chains of ``width`` (lengths 1..``length``, total ranks at most
+    ``length``), best first: longer chains before shorter, then more of them."""
+    out: list[Shape] = []
+
+    def parts(remaining: int, largest: int, acc: list[int]) -> None:
+        if acc:
+            out.append(tuple((width, n) for n in acc))
+        for n in range(min(largest, remaining), 0, -1):
+            parts(remaining - n, n, [*acc, n])
+
+    parts(length, length, [])
+    out.sort(key=key or (lambda s: s), reverse=True)
+    out.append(())
+    return out

@@ -1,0 +1,173 @@
+"""Units of a play (single, pair, triple, tractor, ...) and the searches over them.
+
+A *unit* is ``width`` identical cards at each of ``length`` adjacent ranks of one suit class:
+a single is (1, 1), a pair (2, 1), a triple (3, 1), a quad (4, 1), a tractor 拖拉机 / 连对
+(2, L≥2), a Titanic / 连三 (3, L≥2), a 连四 (4, L≥2). Adjacency and rank come from the hand's
+:class:`~replay.order.CardOrder`; identity (which card) decides what is "identical".
+
+Two ways of seeing a set of cards:
+
+- :func:`decompose`, for a lead: identical cards always stay together (seed 002's
+  「一样的牌永远凑一起」; seed 001's 33344 = 333 + 44), and equal-width blocks of adjacent rank
+  join into chains;
+- :func:`find_chains` / :func:`cover`, for what a holding *can* show: any card with at least
+  ``width`` copies can serve (a triple can give a pair), as the follow and trump rules allow.
+
+Holdings here are plain ``{card: copies}`` dicts restricted to one suit class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from replay.order import CardOrder
+
+Shape = tuple[tuple[int, int], ...]
+"""Structured components ``(width, length)`` of an answer, most significant first; singles
+are not listed (any card can be a single)."""
+
+UNIT_NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+CHAIN_NAMES = {2: "tractor", 3: "Titanic", 4: "quad tractor"}
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """``width`` copies of each of ``length`` adjacent ranks; ``low`` is the lowest power."""
+
+    width: int
+    length: int
+    low: int
+    cards: tuple[int, ...]  # one entry per distinct rank, lowest first
+
+    @property
+    def top(self) -> int:
+        return self.low + self.length - 1
+
+    @property
+    def size(self) -> int:
+        return self.width * self.length
+
+    @property
+    def kind(self) -> tuple[int, int]:
+        return (self.width, self.length)
+
+    @property
+    def name(self) -> str:
+        return unit_name(self.width, self.length)
+
+    def all_cards(self) -> list[int]:
+        return [c for c in self.cards for _ in range(self.width)]
+
+
+def unit_name(width: int, length: int) -> str:
+    if length == 1:
+        return UNIT_NAMES.get(width, f"{width} of a kind")
+    return f"{CHAIN_NAMES.get(width, f'{width}-wide chain')} of {length}"
+
+
+def significance(kind: tuple[int, int]) -> tuple[int, int, int]:
+    """Order of unit types, biggest first by sorting descending: 连四 > 连三 > 连对 > 四张 >
+    三张 > 对子 > 单张 (seed 002; ruling 7), longer chains of a width before shorter ones."""
+    width, length = kind
+    return (1 if length >= 2 else 0, width, length)
+
+
+def counts_of(cards: list[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
+def decompose(cards: list[int], order: CardOrder) -> list[Unit]:
+    """The units of a lead, most significant first (identical cards stay together)."""
+    by_width: dict[int, dict[int, list[int]]] = {}
+    for card, n in counts_of(cards).items():
+        by_width.setdefault(n, {}).setdefault(order.power[card], []).append(card)
+    units: list[Unit] = []
+    for width, by_power in by_width.items():
+        if width == 1:
+            units.extend(Unit(1, 1, p, (c,)) for p, cs in by_power.items() for c in cs)
+            continue
+        chain: list[tuple[int, int]] = []
+        for p in sorted(by_power):
+            cs = by_power[p]
+            if chain and chain[-1][0] != p - 1:
+                units.append(_chain_unit(width, chain))
+                chain = []
+            chain.append((p, cs[0]))
+            units.extend(Unit(width, 1, p, (c,)) for c in cs[1:])
+        if chain:
+            units.append(_chain_unit(width, chain))
+    units.sort(key=lambda u: (significance(u.kind), u.top), reverse=True)
+    return units
+
+
+def _chain_unit(width: int, chain: list[tuple[int, int]]) -> Unit:
+    return Unit(width, len(chain), chain[0][0], tuple(c for _, c in chain))
+
+
+def _eligible(avail: dict[int, int], order: CardOrder, width: int) -> dict[int, list[int]]:
+    """Power -> cards with at least ``width`` copies."""
+    out: dict[int, list[int]] = {}
+    for card, n in avail.items():
+        if n >= width:
+            out.setdefault(order.power[card], []).append(card)
+    return out
+
+
+def find_chains(avail: dict[int, int], order: CardOrder, width: int, length: int,
+                descending: bool = False) -> Iterator[Unit]:
+    """Every placement of a (width, length) unit in ``avail`` (one card per rank)."""
+    eligible = _eligible(avail, order, width)
+    starts = sorted(eligible, reverse=descending)
+    for low in starts:
+        if all(low + k in eligible for k in range(length)):
+            yield Unit(width, length, low, tuple(eligible[low + k][0] for k in range(length)))
+
+
+def _take(avail: dict[int, int], unit: Unit) -> dict[int, int]:
+    rest = dict(avail)
+    for c in unit.cards:
+        rest[c] -= unit.width
+    return rest
+
+
+def cover(avail: dict[int, int], order: CardOrder, shape: Shape) -> list[Unit] | None:
+    """Units realising ``shape`` from ``avail`` (disjoint), or ``None`` if it cannot."""
+    if not shape:
+        return []
+    (width, length), rest = shape[0], shape[1:]
+    for unit in find_chains(avail, order, width, length):
+        found = cover(_take(avail, unit), order, rest)
+        if found is not None:
+            return [unit, *found]
+    return None
+
+
+def shape_size(shape: Shape) -> int:
+    return sum(w * n for w, n in shape)
+
+
+def best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, int]]) -> int | None:
+    """The highest top power of a unit of ``kinds[0]`` in a covering of all structured
+    ``kinds`` from ``avail``; ``None`` if they cannot all be covered (ruling 7)."""
+    structured = tuple(k for k in kinds if k != (1, 1))
+    if not structured:  # singles only: the highest card
+        return max((order.power[c] for c in avail if avail[c] > 0), default=None)
+    (width, length), rest = structured[0], structured[1:]
+    for unit in find_chains(avail, order, width, length, descending=True):
+        if cover(_take(avail, unit), order, rest) is not None:
+            return unit.top
+    return None
+
+
+def beats_unit(avail: dict[int, int], order: CardOrder, unit: Unit) -> Unit | None:
+    """A unit in ``avail`` that beats ``unit``: as many copies, as long, starting strictly
+    higher (rulings 1 and 3); ``None`` if there is none."""
+    for candidate in find_chains(avail, order, unit.width, unit.length, descending=True):
+        if candidate.low > unit.low:
+            return candidate
+        break
+    return None

@@ -56,7 +56,8 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
         try:
             rules = ruleset_for(hand.header, ruleset, options)
         except RulesetError as exc:
-            report = HandReport(hand.match, hand.number, ruleset or "?",
+            named = ruleset or (hand.header.ruleset if hand.header else "?")
+            report = HandReport(hand.match, hand.number, named,
                                 record_issues=[*hand.issues, exc])
             yield report
             continue

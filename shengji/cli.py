@@ -231,6 +231,90 @@ def _event_text(ev: Event, style: str) -> str:
     return " ".join(parts)
 
 
+def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
+    """``-O decks=3 -O x=true`` as typed values (int, float, bool or string)."""
+    out: dict[str, Any] = {}
+    for item in values:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise click.UsageError(f"option {item!r} is not NAME=VALUE")
+        value: Any = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    continue
+        out[key] = value
+    return out
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="text: a summary per hand and totals; json: one JSON object per hand.")
+@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@click.option("-O", "--option", "option_values", multiple=True, metavar="NAME=VALUE",
+              help="Override a ruleset option (repeatable), e.g. -O decks=3.")
+@click.option("--strict", is_flag=True,
+              help="Stop at the first violation or bad line (exit 1 or 2).")
+@click.option("-q", "--quiet", is_flag=True, help="Text format: print only hands with violations.")
+@handle_errors
+def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
+             option_values: tuple[str, ...], strict: bool, quiet: bool) -> None:
+    """Check that every recorded hand was played by the rules.
+
+    Replays each hand against its ruleset and reports every violation with its place, the
+    rule it breaks and why; bad lines are reported and skipped. Exit 0 when every hand is
+    clean, 1 when violations were found, 2 on usage or input errors.
+    """
+    import replay
+    from replay.report import hand_json, hand_text, totals_text
+
+    options = _parse_options(option_values)
+    issues: list[RecordError] = []
+    hands = files.read_hands(list(paths), strict=strict, issues=issues)
+    counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
+    for report in replay.validate_hands(hands, ruleset=ruleset, options=options, strict=strict):
+        counts["hands"] += 1
+        counts["violations"] += len(report.violations)
+        if report.record_issues:
+            counts["bad"] += 1
+        if report.ok:
+            counts["clean"] += 1
+        if fmt == "json":
+            click.echo(hand_json(report))
+        elif not (quiet and report.ok):
+            click.echo(hand_text(report))
+        if strict and (report.violations or report.record_issues):
+            break
+    errors = report_issues(issues)
+    if fmt == "text":
+        click.echo(totals_text(counts, errors))
+    if errors or counts["bad"]:
+        sys.exit(EXIT_INPUT)
+    if counts["violations"]:
+        sys.exit(EXIT_VIOLATIONS)
+
+
+@cli.command()
+@handle_errors
+def rules() -> None:
+    """List the rulesets with their aliases and options (name, type, default)."""
+    from replay.rulesets import all_rulesets
+
+    for cls in all_rulesets():
+        aliases = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
+        click.echo(f"{cls.name}{aliases}: {cls.title} — seed {cls.seed}")
+        for opt in cls.options:
+            choices = f" one of {list(opt.choices)}" if opt.choices else ""
+            click.echo(f"  {opt.name} ({opt.type.__name__}, default {opt.default!r}){choices}: "
+                       f"{opt.help}")
+
+
 def main() -> None:
     """Entry point of the ``shengji`` console command."""
     cli(prog_name="shengji")

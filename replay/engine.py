@@ -257,7 +257,7 @@ class HandReplay:
         missing = [c for c in range(54) if total[c] < decks]
         if extra:
             self.violation("deal.not-a-deck",
-                           f"{show(extra)} appear more often than the {decks} deck(s) hold.",
+                           f"the deal has more copies of {show(extra)} than {decks} deck(s) hold.",
                            cards=extra, required=f"at most {decks} of each card")
         elif exact and not hidden and missing:
             self.violation("deal.not-a-deck",
@@ -296,8 +296,8 @@ class HandReplay:
             elif decl.step <= pdecl.step:
                 self.violation("declare.not-higher",
                                f"seat {ev.seat} declares {decl.label}, which does not rank "
-                               f"above seat {pseat}'s {pdecl.label}.", seat=ev.seat, cards=cards,
-                               required="a strictly higher declaration")
+                               f"above seat {pseat}'s declaration ({pdecl.label}).",
+                               seat=ev.seat, cards=cards, required="a strictly higher declaration")
         self.declaration = (ev.seat, decl)
         self.trump = decl.trump
         self.trump_known = True

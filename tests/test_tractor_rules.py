@@ -454,7 +454,7 @@ def test_kitty_rules():
     assert check([take, bury]) == []
     assert check([KittyTake(match="k", hand=1, seq=0, seat=1, cards=kitty), bury]) == \
         ["kitty.wrong-seat"]
-    assert check([KittyTake(match="k", hand=1, seq=0, seat=0, cards=kitty[:5] + ["AS"]),
+    assert check([KittyTake(match="k", hand=1, seq=0, seat=0, cards=[*kitty[:5], "AS"]),
                   bury])[0] == "kitty.take-mismatch"
     assert check([take, KittyBury(match="k", hand=1, seq=0, seat=0,
                                   cards=holdings[0][:5])]) == ["kitty.wrong-size"]

@@ -1,0 +1,58 @@
+"""The samples: clean examples validate clean; each hand-made violation is found, and only it."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import replay
+from shengji.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+VIOLATIONS = ROOT / "samples" / "violations" / "tractor.jsonl"
+
+
+def test_tractor_examples_validate_clean():
+    reports = [r for r in replay.validate(ROOT / "samples" / "examples")
+               if r.ruleset == "tractor"]
+    assert len(reports) == 6
+    for r in reports:
+        assert r.ok and r.complete, [str(v) for v in r.violations]
+
+
+def test_every_hand_made_violation_is_found_and_nothing_else():
+    expected = {}
+    for line in VIOLATIONS.read_text().splitlines():
+        event = json.loads(line)
+        if event["type"] == "match":
+            expected[event["match"]] = sorted(event["tags"]["expect"].split())
+    found: dict[str, list[str]] = defaultdict(list)
+    for report in replay.validate(VIOLATIONS):
+        found[report.match].extend(v.rule for v in report.violations)
+    assert {m: sorted(r) for m, r in found.items()} == expected
+
+
+def test_validate_output_matches_the_expected_file():
+    result = CliRunner().invoke(cli, ["validate", "samples/violations/tractor.jsonl"])
+    assert result.exit_code == 1
+    expected = (ROOT / "samples" / "violations" / "tractor.expected.txt").read_text()
+    assert result.output == expected
+
+
+def test_every_rule_id_in_the_spec_is_exercised_by_the_violation_samples():
+    spec = (ROOT / "docs" / "rules" / "tractor.md").read_text()
+    import re
+
+    ids = set(re.findall(r"`((?:deal|declare|kitty|play|lead|throw|follow|result|hand|auction|"
+                         r"surrender|header)\.[a-z-]+)`", spec))
+    sampled = set()
+    for line in VIOLATIONS.read_text().splitlines():
+        event = json.loads(line)
+        if event["type"] == "match":
+            sampled.update(event["tags"]["expect"].split())
+    tested = (ROOT / "tests" / "test_tractor_rules.py").read_text()
+    missing = {i for i in ids if i not in sampled and i not in tested}
+    assert not missing, f"rule ids with neither a sample nor a test: {sorted(missing)}"

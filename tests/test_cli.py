@@ -120,3 +120,46 @@ def test_every_command_is_documented():
     for name, command in cli.commands.items():
         assert command.help and command.help.strip(), name
         assert f"## shengji {name}" in doc, f"docs/cli.md lacks a section for {name}"
+
+
+def test_validate_exit_codes_and_json(tmp_path):
+    clean = ROOT / "samples" / "examples" / "tractor-1deck.jsonl"
+    result = run("validate", clean)
+    assert result.exit_code == 0 and "OK" in result.output and "1 clean" in result.output
+    result = run("validate", ROOT / "samples" / "violations" / "tractor.jsonl", "--format", "json")
+    assert result.exit_code == 1
+    objects = [json.loads(line) for line in result.output.splitlines()]
+    assert len(objects) == 33
+    pair = next(o for o in objects if o["match"] == "v-pair")
+    assert pair["violations"][0]["rule"] == "follow.pair-required"
+    assert pair["violations"][0]["required"] == "seat 1 held ♥3 ♥3"
+    strict = run("validate", "--strict", ROOT / "samples" / "violations" / "tractor.jsonl")
+    assert strict.exit_code == 1 and strict.output.count("violation(s)") <= 2
+
+
+def test_validate_reports_a_bad_line_and_checks_the_rest(tmp_path):
+    lines = (ROOT / "samples" / "examples" / "tractor-1deck.jsonl").read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"type":"play"' in line and i > 15)
+    lines[k] = lines[k].replace('"seat":', '"seat":"x","s":')
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    result = run("validate", tmp_path / "bad.jsonl")
+    assert result.exit_code == 2
+    assert f"bad.jsonl, line {k + 1}, field $.seat: wrong type" in result.output
+    assert "match ex-tractor-1 hand 1 (tractor)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_validate_ruleset_override_and_unknown_ruleset():
+    clean = ROOT / "samples" / "examples" / "tractor-1deck.jsonl"
+    result = run("validate", clean, "-O", "decks=2")
+    assert result.exit_code == 1 and "deal.card-count" in result.output
+    result = run("validate", clean, "--ruleset", "nonesuch")
+    assert result.exit_code == 2 and "unknown ruleset 'nonesuch'" in result.output
+    result = run("validate", clean, "-O", "decks=7")
+    assert result.exit_code == 2 and "decks must be one of" in result.output
+
+
+def test_rules_lists_rulesets_and_options():
+    result = run("rules")
+    assert result.exit_code == 0
+    assert "tractor" in result.output and "decks (int, default 2) one of [1, 2, 3]" in result.output

@@ -471,3 +471,20 @@ def test_auction_and_surrender_do_not_exist_in_tractor():
                  extra=[Bid(match="t", hand=1, seq=2, seat=0, points=80),
                         Surrender(match="t", hand=1, seq=3, seat=0)])
     assert rules_of(report) == ["auction.not-allowed", "surrender.not-allowed"]
+
+
+def test_step_by_step_replay_yields_the_state_after_every_event():
+    from gamelog import FORMAT_VERSION, Hand, MatchStart
+    from replay import steps
+    from tests.rulehelp import add_plays, position
+
+    events = add_plays(position(["AH KH", "3H 4H", "QH JH", "3D 4D"]),
+                       [(0, "AH"), (1, "3H"), (2, "QH"), (3, "3D")])
+    header = MatchStart(match="t", hand=0, seq=0, version=FORMAT_VERSION, ruleset="tractor",
+                        players=4, decks=2)
+    seen = []
+    for ev, state in steps(Hand(match="t", number=1, events=events, header=header),
+                           get_ruleset("tractor")):
+        seen.append((ev.seq, state.cards_left(0), len(state.tricks), state.leader))
+    assert seen[-1] == (5, 1, 1, 0)
+    assert seen[2][1] == 1 and seen[2][2] == 0  # after the lead: seat 0 has one card left

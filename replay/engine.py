@@ -402,7 +402,7 @@ class HandReplay:
 
     # -- play -----------------------------------------------------------------------------------
 
-    def _start_play(self) -> bool:
+    def start_play(self) -> bool:
         """Fix trump and card order before the first play; ``False`` if it cannot be known."""
         if self.order is not None:
             return True
@@ -427,7 +427,7 @@ class HandReplay:
         return True
 
     def on_throw_fail(self, ev: ThrowFail) -> None:
-        if not self._start_play():
+        if not self.start_play():
             return
         order = self.order
         assert order is not None
@@ -506,7 +506,7 @@ class HandReplay:
                            seat=seat, required=f"seat {expected} plays")
 
     def on_play(self, ev: Play) -> None:
-        if not self._start_play():
+        if not self.start_play():
             return
         order = self.order
         assert order is not None
@@ -642,7 +642,7 @@ class HandReplay:
         avail = dict(avail)
         for unit in units:
             answers = self.rules.answers(unit.kind)
-            room = min(unit.size, budget)
+            room = max(0, min(unit.size, budget))
             for i, shape in enumerate(answers):
                 if shape_size(shape) > room:
                     continue
@@ -663,25 +663,11 @@ class HandReplay:
         kinds = [u.kind for u in trick.lead_units]
         best_key: tuple[int, int] | None = None
         winner = trick.plays[0].seat
-        k = trick.lead_class
         for p in trick.plays:
-            classes = {order.klass[c] for c in p.cards}
-            if classes == {k}:
-                rank = 0
-            elif k != TRUMP and classes == {TRUMP}:
-                rank = 1
-            else:
-                continue
-            value = best_value(counts_of(p.cards), order, kinds)
-            if value is None:
-                continue
-            key = (rank, value)
-            if best_key is None or key > best_key:
-                if best_key is not None and rank == 1:
-                    trick.trumped = True
+            key = play_strength(order, trick.lead_class, kinds, p.cards)
+            if key is not None and (best_key is None or key > best_key):
                 best_key, winner = key, p.seat
-        if best_key is not None and best_key[0] == 1:
-            trick.trumped = True
+        trick.trumped = best_key is not None and best_key[0] == 1
         trick.winner = winner
         trick.points = sum(self.rules.card_points(Card(c)) for p in trick.plays for c in p.cards)
         if not self.team_side(winner):
@@ -779,6 +765,23 @@ class HandReplay:
             if recorded != computed:
                 self.violation(rule, f"the record gives {label} as {recorded}; by the rules it is "
                                      f"{computed}.", trick=None, required=f"{computed}")
+
+
+def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]],
+                  cards: list[int]) -> tuple[int, int] | None:
+    """How strongly ``cards`` compete in a trick led in ``lead_class`` with units ``kinds``:
+    ``(0, v)`` in the led suit, ``(1, v)`` trumping an off-suit lead, ``None`` when it cannot
+    win (another suit, or the lead's units not covered: ruling 7). Higher wins; ties go to the
+    first played."""
+    classes = {order.klass[c] for c in cards}
+    if classes == {lead_class}:
+        rank = 0
+    elif lead_class != TRUMP and classes == {TRUMP}:
+        rank = 1
+    else:
+        return None
+    value = best_value(counts_of(cards), order, kinds)
+    return None if value is None else (rank, value)
 
 
 def _shape_text(shape: tuple[tuple[int, int], ...]) -> str:

@@ -1,0 +1,186 @@
+"""Players for the simulator: what a seat sees, and a heuristic agent.
+
+An agent is any object with the four methods of :class:`Agent`; each gets a :class:`SeatView`
+(the seat's own cards, the table so far, the cards it has not seen) and never another seat's
+holding. Users plug in their own bots the same way.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from gamelog.cards import Card
+from replay.engine import Trick, play_strength
+from replay.legal import FollowSpec, units_in
+from replay.order import TRUMP, CardOrder
+from replay.rulesets.base import Declaration, Ruleset
+from replay.units import Unit, beats_unit, decompose
+
+
+@dataclass
+class SeatView:
+    """Everything one seat may know at its turn."""
+
+    seat: int
+    players: int
+    rules: Ruleset
+    hand: list[int]            # count vector of the seat's cards
+    order: CardOrder | None    # None during the deal
+    declarer: int | None
+    trick: Trick | None        # the trick in progress
+    tricks: list[Trick]
+    unseen: list[int]          # count vector of cards the seat has not seen
+    points: int                # defenders' points so far
+
+    def holding(self, klass: int) -> dict[int, int]:
+        assert self.order is not None
+        return {c: self.hand[c] for c in self.order.members[klass] if self.hand[c]}
+
+    def partner_side(self, seat: int) -> bool:
+        if self.declarer is None:
+            return False
+        side = self.rules.declarer_side(self.declarer)
+        return (seat in side) == (self.seat in side)
+
+
+class Agent(Protocol):
+    def declare(self, view: SeatView, options: list[tuple[list[int], Declaration]]
+                ) -> list[int] | None: ...
+
+    def bury(self, view: SeatView, count: int) -> list[int]: ...
+
+    def lead(self, view: SeatView) -> list[int]: ...
+
+    def follow(self, view: SeatView, spec: FollowSpec) -> list[int]: ...
+
+
+class HeuristicAgent:
+    """A plausible player: keeps pairs and tractors together, takes tricks with points, feeds
+    points to a winning partner, throws when the throw is sure to stand (and now and then when
+    it is not), buries low non-point cards."""
+
+    def __init__(self, rng: random.Random, bold: float = 0.04) -> None:
+        self.rng = rng
+        self.bold = bold
+
+    # -- the deal ---------------------------------------------------------------------------------
+
+    def declare(self, view: SeatView, options: list[tuple[list[int], Declaration]]
+                ) -> list[int] | None:
+        if not options:
+            return None
+        best = None
+        for cards, decl in options:
+            strength = self._suit_strength(view, decl)
+            if strength >= 0.3 + 0.1 * decl.step and (best is None or decl.step > best[1].step):
+                best = (cards, decl)
+        return best[0] if best else None
+
+    @staticmethod
+    def _suit_strength(view: SeatView, decl: Declaration) -> float:
+        held = sum(view.hand)
+        if held == 0:
+            return 0.0
+        jokers = view.hand[52] + view.hand[53]
+        if decl.trump is None:
+            return (jokers * 2) / held
+        suit_cards = sum(view.hand[Card.of(r, decl.trump)] for r in range(2, 15))
+        return (suit_cards + jokers) / held
+
+    def bury(self, view: SeatView, count: int) -> list[int]:
+        order = view.order
+        assert order is not None
+        cards = [c for c in range(54) for _ in range(view.hand[c])]
+
+        def keep_value(c: int) -> tuple[int, int, int, int]:
+            trump = order.klass[c] == TRUMP
+            paired = view.hand[c] >= 2
+            return (int(trump), int(paired), int(Card(c).points > 0), order.power[c])
+
+        return sorted(cards, key=keep_value)[:count]
+
+    # -- leading ----------------------------------------------------------------------------------
+
+    def _sure(self, view: SeatView, unit: Unit, klass: int) -> bool:
+        assert view.order is not None
+        unseen = {c: view.unseen[c] for c in view.order.members[klass] if view.unseen[c]}
+        return beats_unit(unseen, view.order, unit) is None
+
+    def lead(self, view: SeatView) -> list[int]:
+        order = view.order
+        assert order is not None
+        rng = self.rng
+        options: list[tuple[float, list[int]]] = []
+        for klass in range(5):
+            holding = view.holding(klass)
+            if not holding:
+                continue
+            units = units_in(holding, order, view.rules.max_width())
+            sure = [u for u in units if self._sure(view, u, klass)]
+            # A throw of disjoint sure units, biggest first.
+            if klass != TRUMP or view.rules.trump_throws:
+                throw = _disjoint(sure, holding)
+                if len(decompose(throw, order)) >= 2:
+                    options.append((3.0 + rng.random(), throw))
+                    if rng.random() < self.bold:
+                        extra = [u for u in units if u not in sure]
+                        if extra:
+                            bold = _disjoint(sure + [rng.choice(extra)], holding)
+                            if len(decompose(bold, order)) >= 2:
+                                options.append((9.0, bold))
+            for u in units:
+                score = u.width * u.length + (2.0 if u in sure else 0.0)
+                if klass == TRUMP:
+                    score -= 1.5 if not view.partner_side(view.declarer or 0) else 0.5
+                if u.width == 1 and u not in sure:
+                    score = -order.power[u.cards[0]] / 20  # lead a low single
+                options.append((score + rng.random() * 0.3, u.all_cards()))
+        return max(options, key=lambda o: o[0])[1]
+
+    # -- following ----------------------------------------------------------------------------------
+
+    def follow(self, view: SeatView, spec: FollowSpec) -> list[int]:
+        order = view.order
+        trick = view.trick
+        assert order is not None and trick is not None
+        power = order.power.__getitem__
+        candidates = [spec.lowest(lambda c: (Card(c).points, power(c)))]
+        candidates += [spec.sample(self.rng) for _ in range(5)]
+        kinds = [u.kind for u in trick.lead_units]
+        best_now = None
+        winner = None
+        for p in trick.plays:
+            key = play_strength(order, trick.lead_class, kinds, p.cards)
+            if key is not None and (best_now is None or key > best_now):
+                best_now, winner = key, p.seat
+        points = sum(Card(c).points for p in trick.plays for c in p.cards)
+        last = len(trick.plays) == view.players - 1
+        friend_winning = winner is not None and view.partner_side(winner)
+
+        def cost(cards: list[int]) -> float:
+            return sum(power(c) for c in cards) + 3 * sum(Card(c).points for c in cards)
+
+        if friend_winning and (last or self.rng.random() < 0.7):
+            return max(candidates, key=lambda cs: sum(Card(c).points for c in cs) - 0.01 * cost(cs))
+        winning = []
+        for cs in candidates:
+            key = play_strength(order, trick.lead_class, kinds, cs)
+            if key is not None and (best_now is None or key > best_now):
+                winning.append(cs)
+        if winning and (points > 0 or last or self.rng.random() < 0.4):
+            return min(winning, key=cost)
+        return min(candidates, key=cost)
+
+
+def _disjoint(units: list[Unit], holding: dict[int, int]) -> list[int]:
+    """Cards of the units, biggest first, skipping any that the holding cannot also give."""
+    left = dict(holding)
+    cards: list[int] = []
+    for u in sorted(units, key=lambda u: (u.size, u.top), reverse=True):
+        if all(left.get(c, 0) >= u.width for c in u.cards):
+            for c in u.cards:
+                left[c] -= u.width
+            cards.extend(u.all_cards())
+    return cards

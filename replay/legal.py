@@ -1,0 +1,237 @@
+"""Legal plays for the seat on turn: leads enumerated, follows described as constraints.
+
+Written apart from the checker in :mod:`replay.engine`: leads are built from the units a holding
+contains, follows from the obligations (cards of the led suit, then the best answer to each lead
+unit) worked out here by exhaustive search rather than the checker's greedy pass. The property
+test in tests/test_legal.py holds the two to the same verdicts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+
+from replay.engine import HandReplay
+from replay.order import TRUMP, CardOrder
+from replay.units import Unit, counts_of, decompose, find_chains, shape_size
+
+
+@dataclass(frozen=True)
+class Lead:
+    """A possible lead: its cards, its units, and whether it stands (a throw may fail)."""
+
+    cards: tuple[int, ...]
+    units: tuple[Unit, ...]
+    stands: bool
+
+    @property
+    def is_throw(self) -> bool:
+        return len(self.units) > 1
+
+
+def units_in(holding: dict[int, int], order: CardOrder, max_width: int) -> list[Unit]:
+    """Every unit a holding of one suit class can lead: singles, n-of-a-kind, chains."""
+    out: list[Unit] = []
+    for width in range(1, max_width + 1):
+        out.extend(find_chains(holding, order, width, 1))
+        if width >= 2:
+            for length in range(2, 14):
+                found = list(find_chains(holding, order, width, length))
+                if not found:
+                    break
+                out.extend(found)
+    return out
+
+
+def beaten_by_others(state: HandReplay, seat: int, unit: Unit, klass: int) -> bool:
+    """Whether another seat's known cards beat ``unit`` (rulings 1, 3)."""
+    from replay.units import beats_unit
+
+    assert state.order is not None
+    return any(beats_unit(state.class_holding(o, klass), state.order, unit) is not None
+               for o in range(state.players) if o != seat)
+
+
+def legal_leads(state: HandReplay, seat: int, *, max_throw_units: int = 4) -> list[Lead]:
+    """Every single-unit lead, and throws of up to ``max_throw_units`` units: the standing ones
+    and those that would fail (marked ``stands=False``)."""
+    order = state.order
+    assert order is not None
+    rules = state.rules
+    leads: list[Lead] = []
+    for klass in range(5):
+        holding = state.class_holding(seat, klass)
+        if not holding:
+            continue
+        units = units_in(holding, order, rules.max_width())
+        for u in units:
+            leads.append(Lead(tuple(u.all_cards()), (u,), True))
+        if klass == TRUMP and not rules.trump_throws:
+            continue
+        # Throws: unions of units whose cards fit the holding; decomposed as a lead would be.
+        seen: set[tuple[int, ...]] = set()
+        tops = [u for u in units if u.width >= 1]
+        for k in range(2, max_throw_units + 1):
+            for combo in itertools.combinations(tops, k):
+                cards = sorted(c for u in combo for c in u.all_cards())
+                counts = counts_of(cards)
+                if any(counts[c] > holding.get(c, 0) for c in counts):
+                    continue
+                key = tuple(cards)
+                if key in seen:
+                    continue
+                seen.add(key)
+                parts = decompose(cards, order)
+                if len(parts) < 2:
+                    continue
+                stands = not any(beaten_by_others(state, seat, u, klass) for u in parts)
+                leads.append(Lead(key, tuple(parts), stands))
+            if len(leads) > 400:
+                break
+    return leads
+
+
+@dataclass
+class FollowSpec:
+    """What a follower owes: ``n`` cards, at least ``m`` of the led suit, and for each lead
+    unit (most significant first) an answer no worse than ``required[i]`` (an index into the
+    ruleset's answer list for that unit)."""
+
+    n: int
+    m: int
+    suit: dict[int, int]
+    others: dict[int, int]
+    units: list[Unit]
+    required: list[int]
+    order: CardOrder
+    answers: list[list[tuple[tuple[int, int], ...]]] = field(default_factory=list)
+
+    def contains(self, cards: list[int]) -> bool:
+        """Whether ``cards`` is a legal follow (by exhaustive search over answers)."""
+        if len(cards) != self.n:
+            return False
+        have = counts_of(cards)
+        pool = {**self.suit}
+        for c, k in self.others.items():
+            pool[c] = pool.get(c, 0) + k
+        if any(pool.get(c, 0) < k for c, k in have.items()):
+            return False
+        in_suit = {c: k for c, k in have.items() if c in self.suit}
+        if sum(in_suit.values()) < self.m:
+            return False
+        return self._achieves(in_suit, sum(in_suit.values()))
+
+    def _achieves(self, avail: dict[int, int], budget: int) -> bool:
+        return _search(avail, self.order, self.units, self.answers, self.required, 0, budget)
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """A random legal follow: the required answers first, then random suit cards, then
+        random other cards."""
+        avail = dict(self.suit)
+        chosen: list[int] = []
+        budget = self.m
+        for unit, answers, need in zip(self.units, self.answers, self.required, strict=True):
+            shape = answers[need]
+            placed = _random_cover(avail, self.order, shape, rng)
+            if placed is None:  # cannot happen when required came from the same holding
+                placed = []
+            for u in placed:
+                chosen.extend(u.all_cards())
+                for c in u.cards:
+                    avail[c] -= u.width
+            budget -= unit.size
+        rest_suit = [c for c, k in avail.items() for _ in range(k)]
+        rng.shuffle(rest_suit)
+        chosen += rest_suit[: max(0, self.m - len(chosen))]
+        others = [c for c, k in self.others.items() for _ in range(k)]
+        rng.shuffle(others)
+        chosen += others[: self.n - len(chosen)]
+        return chosen
+
+    def lowest(self, power) -> list[int]:  # type: ignore[no-untyped-def]
+        """A legal follow that meets the obligations with the lowest cards it can."""
+        avail = dict(self.suit)
+        chosen: list[int] = []
+        for answers, need in zip(self.answers, self.required, strict=True):
+            placed = _random_cover(avail, self.order, answers[need], None) or []
+            for u in placed:
+                chosen.extend(u.all_cards())
+                for c in u.cards:
+                    avail[c] -= u.width
+        rest = sorted((c for c, k in avail.items() for _ in range(k)), key=power)
+        chosen += rest[: max(0, self.m - len(chosen))]
+        others = sorted((c for c, k in self.others.items() for _ in range(k)), key=power)
+        chosen += others[: self.n - len(chosen)]
+        return chosen
+
+
+def _search(avail: dict[int, int], order: CardOrder, units: list[Unit], answers, required,
+            i: int, budget: int) -> bool:
+    """Can ``avail`` give, for units i.., answers at least as good as required (any order of
+    placements, exhaustively)?"""
+    if i == len(units):
+        return True
+    shape = answers[i][required[i]]
+    room = max(0, min(units[i].size, budget))
+    if shape_size(shape) > room:
+        return False
+    for placed in _all_covers(avail, order, shape):
+        rest = dict(avail)
+        for u in placed:
+            for c in u.cards:
+                rest[c] -= u.width
+        if _search(rest, order, units, answers, required, i + 1, budget - units[i].size):
+            return True
+    return False
+
+
+def _all_covers(avail: dict[int, int], order: CardOrder, shape):  # type: ignore[no-untyped-def]
+    if not shape:
+        yield []
+        return
+    (w, length), rest = shape[0], shape[1:]
+    for unit in find_chains(avail, order, w, length):
+        after = dict(avail)
+        for c in unit.cards:
+            after[c] -= w
+        for more in _all_covers(after, order, rest):
+            yield [unit, *more]
+
+
+def _random_cover(avail: dict[int, int], order: CardOrder, shape, rng: random.Random | None
+                  ) -> list[Unit] | None:
+    covers = list(itertools.islice(_all_covers(avail, order, shape), 64))
+    if not covers:
+        return None
+    return rng.choice(covers) if rng is not None else covers[0]
+
+
+def follow_spec(state: HandReplay, seat: int) -> FollowSpec:
+    """The obligations of ``seat`` following the trick in progress."""
+    order = state.order
+    trick = state.trick
+    assert order is not None and trick is not None and trick.plays
+    k = trick.lead_class
+    n = sum(u.size for u in trick.lead_units)
+    suit = state.class_holding(seat, k)
+    held = state.held[seat]
+    others = {c: held[c] for c in range(54) if held[c] and order.klass[c] != k}
+    m = min(n, sum(suit.values()))
+    units = list(trick.lead_units)
+    answers = [state.rules.answers(u.kind) for u in units]
+    required = _best_required(suit, order, units, answers, m)
+    return FollowSpec(n, m, suit, others, units, required, order, answers)
+
+
+def _best_required(suit: dict[int, int], order: CardOrder, units: list[Unit], answers,
+                   m: int) -> list[int]:
+    """The best answer index per unit, lexicographically, that the suit holding allows."""
+    required: list[int] = []
+    for i in range(len(units)):
+        for j in range(len(answers[i])):
+            trial = [*required, j] + [len(a) - 1 for a in answers[i + 1:]]
+            if _search(suit, order, units, answers, trial, 0, m):
+                required.append(j)
+                break
+    return required

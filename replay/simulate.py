@@ -1,0 +1,266 @@
+"""Play whole matches with agents and record them as game records.
+
+Deterministic for a seed on every machine: all randomness comes from ``random.Random`` seeded
+per match and hand. The rules are the engine's own: every event the simulator writes is applied
+to a :class:`~replay.engine.HandReplay`, whose state gives the legal plays, and the hand's
+result is the one the rules compute.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from gamelog.cards import Card, full_deck, tokens
+from gamelog.model import (
+    FORMAT_VERSION,
+    Blocker,
+    Deal,
+    Declare,
+    Event,
+    Hand,
+    HandStart,
+    KittyBury,
+    KittyTake,
+    MatchStart,
+    Play,
+    Result,
+    SeatInfo,
+    ThrowFail,
+    TrickEnd,
+    TrumpChosen,
+)
+from replay.agents import Agent, HeuristicAgent, SeatView
+from replay.engine import LEVEL_ORDER, HandReplay, MatchContext, advance_levels
+from replay.legal import beaten_by_others, follow_spec
+from replay.rulesets.base import Declaration, Ruleset
+from replay.units import beats_unit, decompose
+
+AgentFactory = Callable[[int, random.Random], Agent]
+NAMES = ["Ann", "Bo", "Chen", "Dee"]
+
+
+def default_agents(seat: int, rng: random.Random) -> Agent:
+    return HeuristicAgent(rng)
+
+
+class HandBuilder:
+    """Events of one hand, applied to the replayer as they are made."""
+
+    def __init__(self, rules: Ruleset, match: str, number: int, header: MatchStart,
+                 context: MatchContext) -> None:
+        self.match, self.number = match, number
+        self.events: list[Event] = []
+        self.hand = Hand(match=match, number=number, events=self.events, header=header)
+        self.state = HandReplay(rules, self.hand, context=context)
+
+    def add(self, kind: type[Event], **kw: object) -> Event:
+        ev = kind(match=self.match, hand=self.number, seq=len(self.events), **kw)
+        self.events.append(ev)
+        self.state.apply(ev)
+        return ev
+
+
+def simulate_match(rules: Ruleset, match: str, seed: int, *, hands: int | None = None,
+                   agents: AgentFactory = default_agents, max_hands: int = 60) -> list[Event]:
+    """One match: until a team passes A, or ``hands`` hands."""
+    rng = random.Random(f"{match}:{seed}")
+    header = MatchStart(
+        match=match, hand=0, seq=0, version=FORMAT_VERSION, ruleset=rules.name,
+        players=rules.players, decks=rules.decks,
+        options={k: v for k, v in rules.values.items() if k not in ("players", "decks")},
+        seats=[SeatInfo(seat=s, player=f"bot-{s + 1}", name=NAMES[s % 4],
+                        team=s % 2 if rules.fixed_teams else None) for s in range(rules.players)],
+        levels=["2", "2"], source="shengji simulate", tags={"seed": str(seed)},
+    )
+    events: list[Event] = [header]
+    context = MatchContext(levels=["2", "2"])
+    seat_agents = [agents(s, random.Random(f"{match}:{seed}:agent{s}")) for s in range(rules.players)]
+    dealer: int | None = None
+    limit = hands if hands is not None else max_hands
+    for number in range(1, limit + 1):
+        hand_events, report_dealer = _play_hand(rules, match, number, header, context, dealer,
+                                                seat_agents, random.Random(rng.random()))
+        events.extend(hand_events)
+        state_out = hand_events[-1]
+        assert isinstance(state_out, Result)
+        levels = context.levels or ["2", "2"]
+        change = state_out.level_change or [0, 0]
+        passed = any(LEVEL_ORDER.index(lv) + up >= len(LEVEL_ORDER)
+                     for lv, up in zip(levels, change, strict=False))
+        context.levels = advance_levels(levels, change)
+        context.next_dealer = state_out.next_dealer
+        dealer = state_out.next_dealer
+        del report_dealer
+        if hands is None and passed:
+            break
+    return events
+
+
+def _play_hand(rules: Ruleset, match: str, number: int, header: MatchStart,
+               context: MatchContext, dealer: int | None, agents: list[Agent],
+               rng: random.Random) -> tuple[list[Event], int]:
+    players = rules.players
+    for _attempt in range(20):
+        deck = full_deck(rules.decks)
+        rng.shuffle(deck)
+        first = dealer if dealer is not None else 0
+        size = rules.hand_size()
+        holdings = [[] for _ in range(players)]  # type: list[list[int]]
+        for i in range(size * players):
+            holdings[(first + i) % players].append(deck[i])
+        kitty = deck[size * players:]
+        decls = _declarations(rules, context, dealer, first, holdings, agents)
+        if decls or dealer is not None:
+            break
+    if dealer is None and not decls:
+        dealer = 0  # nobody declared in twenty deals: seat 0 deals, trump from the kitty
+    b = HandBuilder(rules, match, number, header, context)
+    levels = list(context.levels or ["2", "2"])
+    b.add(HandStart, dealer=dealer, declarer=dealer, levels=levels, first_draw=first,
+          level=levels[dealer % 2] if dealer is not None else None)
+    b.add(Deal, holdings=[tokens(Card(c) for c in h) for h in holdings],
+          kitty=tokens(Card(c) for c in kitty))
+    for seat, cards, drawn in decls:
+        b.add(Declare, seat=seat, cards=tokens(Card(c) for c in cards), drawn=drawn)
+    st = b.state
+    if not decls:
+        third = Card(kitty[2])
+        b.add(TrumpChosen, trump="NT" if third.is_joker else third.suit.value,  # type: ignore[union-attr]
+              cards=[str(third)])
+    declarer = st.declarer
+    assert declarer is not None
+    b.add(KittyTake, seat=declarer, cards=tokens(Card(c) for c in kitty))
+    # the engine fixes the order at the first play; the declarer needs it to bury
+    order = rules.order(st.trump, _rank(st.level or levels[declarer % 2]))
+    view = _view(st, declarer, order)
+    buried = agents[declarer].bury(view, rules.kitty_size())
+    b.add(KittyBury, seat=declarer, cards=tokens(Card(c) for c in buried))
+    while True:
+        leader = st.leader if st.order is not None else declarer
+        view = _view(st, leader, order)
+        cards = agents[leader].lead(view)
+        if st.order is None:
+            st.start_play()
+        assert st.order is not None
+        parts = decompose(cards, st.order)
+        klass = st.order.klass[cards[0]]
+        failing = [u for u in parts if beaten_by_others(st, leader, u, klass)] \
+            if len(parts) > 1 else []
+        if failing:
+            blockers = []
+            for u in failing:
+                for other in range(players):
+                    if other == leader:
+                        continue
+                    beat = beats_unit(st.class_holding(other, klass), st.order, u)
+                    if beat is not None:
+                        blockers.append(Blocker(seat=other,
+                                                cards=tokens(Card(c) for c in beat.all_cards())))
+                        break
+            b.add(ThrowFail, seat=leader, cards=tokens(Card(c) for c in cards), blockers=blockers)
+            forced = min(failing, key=lambda u: (u.low, u.size))
+            cards = forced.all_cards()
+        b.add(Play, seat=leader, cards=tokens(Card(c) for c in cards))
+        for k in range(1, players):
+            seat = (leader + k) % players
+            spec = follow_spec(st, seat)
+            follow = agents[seat].follow(_view(st, seat, st.order), spec)
+            b.add(Play, seat=seat, cards=tokens(Card(c) for c in follow))
+        t = st.tricks[-1]
+        b.add(TrickEnd, trick=t.number, winner=t.winner, points=t.points)
+        if st.finished:
+            break
+    out = st.outcome
+    assert out is not None
+    b.add(Result, defender_points=out.defender_points, kitty_points=out.kitty_points,
+          kitty_multiplier=out.kitty_multiplier, level_change=out.level_change,
+          next_dealer=out.next_dealer, settlement=out.settlement)
+    return b.events, declarer
+
+
+def _rank(level: str):  # type: ignore[no-untyped-def]
+    from gamelog.cards import Rank
+
+    return None if level == "NT" else Rank.parse(level)
+
+
+def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, first: int,
+                  holdings: list[list[int]], agents: list[Agent]
+                  ) -> list[tuple[int, list[int], int]]:
+    """Declarations made while the cards are drawn: (seat, cards, cards dealt so far)."""
+    players = rules.players
+    levels = context.levels or ["2", "2"]
+    out: list[tuple[int, list[int], int]] = []
+    current: tuple[int, Declaration] | None = None
+    held = [[0] * 54 for _ in range(players)]
+    size = len(holdings[0])
+    drawn = 0
+    for i in range(size):
+        for k in range(players):
+            seat = (first + k) % players
+            card = holdings[seat][i]
+            held[seat][card] += 1
+            drawn += 1
+            level_str = levels[dealer % 2] if dealer is not None else levels[seat % 2]
+            level = _rank(level_str)
+            if level is None:
+                continue
+            options = []
+            for cand in _declaration_candidates(held[seat], level):
+                decl = rules.declaration([Card(c) for c in cand], level)
+                if isinstance(decl, str):
+                    continue
+                if current is not None:
+                    pseat, pdecl = current
+                    if decl.step <= pdecl.step or (pseat == seat and pdecl.trump != decl.trump):
+                        continue
+                options.append((cand, decl))
+            view = SeatView(seat, players, rules, held[seat], None, None, None, [], [0] * 54, 0)
+            choice = agents[seat].declare(view, options)
+            if choice is not None:
+                decl = next(d for c, d in options if c == choice)
+                current = (seat, decl)
+                out.append((seat, choice, drawn))
+    return out
+
+
+def _declaration_candidates(held: list[int], level) -> Iterator[list[int]]:  # type: ignore[no-untyped-def]
+    for suit in range(4):
+        card = Card.of(level, "SHCD"[suit])
+        for n in range(1, held[card] + 1):
+            yield [card] * n
+    for joker in (52, 53):
+        for n in range(2, held[joker] + 1):
+            yield [joker] * n
+
+
+def _view(st: HandReplay, seat: int, order) -> SeatView:  # type: ignore[no-untyped-def]
+    unseen = [st.rules.decks] * 54
+    for c in range(54):
+        unseen[c] -= st.held[seat][c]
+    for t in st.tricks:
+        for p in t.plays:
+            for c in p.cards:
+                unseen[c] -= 1
+    if st.trick is not None:
+        for p in st.trick.plays:
+            for c in p.cards:
+                unseen[c] -= 1
+    if seat == st.declarer:
+        for c in st.kitty:
+            unseen[c] -= 1
+    unseen = [max(0, n) for n in unseen]
+    return SeatView(seat, st.players, st.rules, list(st.held[seat]), order, st.declarer,
+                    st.trick, st.tricks, unseen, st.defender_points)
+
+
+def simulate(rules: Ruleset, *, matches: int, seed: int, hands: int | None = None,
+             agents: AgentFactory = default_agents, prefix: str = "sim",
+             progress: Callable[[int], None] | None = None) -> Iterator[Event]:
+    """Events of ``matches`` matches, one after another (streaming)."""
+    for m in range(matches):
+        yield from simulate_match(rules, f"{prefix}-{seed}-{m + 1:04d}", seed + m, hands=hands,
+                                  agents=agents)
+        if progress is not None:
+            progress(1)

@@ -124,3 +124,13 @@ class atomic_output:
             os.replace(self.tmp, self.path)
         else:
             self.tmp.unlink(missing_ok=True)
+
+
+def write_objects(objects: Iterable[object], path: str | os.PathLike[str]) -> int:
+    """Any msgspec-encodable objects as JSON Lines, atomically (labels, reports)."""
+    count = 0
+    with atomic_output(path) as out:
+        for obj in objects:
+            out.write(_ENCODER.encode(obj) + b"\n")
+            count += 1
+    return count

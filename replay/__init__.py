@@ -13,7 +13,7 @@ from typing import Any
 
 from gamelog import files
 from gamelog.errors import RecordError
-from gamelog.model import Hand, MatchStart
+from gamelog.model import Hand, MatchStart, Result
 from replay.engine import (
     HandReplay,
     HandReport,
@@ -62,15 +62,32 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
             yield report
             continue
         report = replay_hand(hand, rules, strict=strict, context=ctx)
-        if report.outcome is not None and report.outcome.level_change is not None:
-            start = hand.start
-            levels = list(start.levels) if start is not None and start.levels else ctx.levels
-            if levels is not None:
-                ctx.levels = advance_levels(levels, report.outcome.level_change)
-            ctx.next_dealer = report.outcome.next_dealer
-        else:
-            ctx.next_dealer = None
+        _carry(ctx, hand, report)
         yield report
+
+
+def _carry(ctx: MatchContext, hand: Hand, report: HandReport) -> None:
+    """What the next hand is checked against: the outcome the rules compute, and also what the
+    hand's own result records when the two differ (that mismatch is reported on this hand
+    already), so that one broken hand does not condemn the next. With neither, the next hand's
+    dealer and levels are not checked."""
+    start = hand.start
+    levels = list(start.levels) if start is not None and start.levels else ctx.levels
+    options: list[tuple[list[int] | None, int | None]] = []
+    if report.outcome is not None:
+        options.append((report.outcome.level_change, report.outcome.next_dealer))
+    recorded = next((e for e in reversed(hand.events) if isinstance(e, Result)), None)
+    if recorded is not None and (report.violations or report.outcome is None):
+        options.append((recorded.level_change, recorded.next_dealer))
+    ctx.levels = None
+    ctx.next_dealer = None
+    ctx.accepted_levels = [advance_levels(levels, change) for change, _ in options
+                           if levels is not None and change]
+    ctx.accepted_dealers = [dealer for _, dealer in options if dealer is not None]
+    if ctx.accepted_levels:
+        ctx.levels = ctx.accepted_levels[0]
+    if ctx.accepted_dealers:
+        ctx.next_dealer = ctx.accepted_dealers[0]
 
 
 def validate(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,

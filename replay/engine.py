@@ -102,6 +102,8 @@ class MatchContext:
 
     levels: list[str] | None = None
     next_dealer: int | None = None
+    accepted_levels: list[list[str]] = field(default_factory=list)
+    accepted_dealers: list[int] = field(default_factory=list)
 
 
 class HandReplay:
@@ -186,12 +188,14 @@ class HandReplay:
         self.levels = list(ev.levels) if ev.levels else self.context.levels
         self.level = ev.level
         ctx = self.context
-        if ctx.next_dealer is not None and ev.dealer is not None and ev.dealer != ctx.next_dealer:
+        dealers = ctx.accepted_dealers or ([ctx.next_dealer] if ctx.next_dealer is not None else [])
+        if dealers and ev.dealer is not None and ev.dealer not in dealers:
             self.violation("hand.dealer-mismatch",
                            f"seat {ev.dealer} deals, but the previous hand's result gives the "
                            f"deal to seat {ctx.next_dealer}.", seat=ev.dealer,
                            required=f"seat {ctx.next_dealer} deals")
-        if ctx.levels is not None and ev.levels is not None and list(ev.levels) != ctx.levels:
+        accepted = ctx.accepted_levels or ([ctx.levels] if ctx.levels is not None else [])
+        if accepted and ev.levels is not None and list(ev.levels) not in accepted:
             self.violation("hand.level-mismatch",
                            f"the hand starts with levels {'/'.join(ev.levels)}, but the previous "
                            f"hands give {'/'.join(ctx.levels)}.",

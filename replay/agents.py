@@ -127,7 +127,7 @@ class HeuristicAgent:
                     if rng.random() < self.bold:
                         extra = [u for u in units if u not in sure]
                         if extra:
-                            bold = _disjoint(sure + [rng.choice(extra)], holding)
+                            bold = _disjoint([*sure, rng.choice(extra)], holding)
                             if len(decompose(bold, order)) >= 2:
                                 options.append((9.0, bold))
             for u in units:

@@ -9,6 +9,7 @@ the validator must report nothing in them.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -94,7 +95,7 @@ def card_not_held(events, plays, rng):  # type: ignore[no-untyped-def]
 
 
 def out_of_turn(events, plays, rng):  # type: ignore[no-untyped-def]
-    pairs = [(a, b) for a, b in zip(plays, plays[1:], strict=False)
+    pairs = [(a, b) for a, b in itertools.pairwise(plays)
              if not a.leading and not b.leading and b.index == a.index + 1]
     if not pairs:
         return None

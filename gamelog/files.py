@@ -20,6 +20,9 @@ from gamelog.reader import EventDecoder, HandAssembler
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
+SIDE_FILES = (".labels.jsonl",)
+"""Files beside records that are not records (injected-violation labels): skipped when a
+directory is expanded."""
 
 
 def record_format(path: str | os.PathLike[str]) -> str:
@@ -41,6 +44,7 @@ def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
         if p.is_dir():
             found = sorted(f for f in p.rglob("*") if f.is_file()
                            and f.name.lower().endswith(JSONL_SUFFIXES + PARQUET_SUFFIXES)
+                           and not f.name.lower().endswith(SIDE_FILES)
                            and not f.name.startswith("."))
             out.extend(found)
         elif p.exists():

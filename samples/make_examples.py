@@ -529,8 +529,8 @@ def wanfen_example(match: str, seed: int) -> list[Event]:
     return events + t.events
 
 
-def main() -> None:
-    out = ROOT / "samples" / "examples"
+def main(root: Path = ROOT / "samples") -> None:
+    out = root / "examples"
     out.mkdir(parents=True, exist_ok=True)
     examples = {
         "tractor-1deck": tractor_example(1, "ex-tractor-1", 11),

@@ -284,8 +284,8 @@ def cases() -> list[Case]:
     return out
 
 
-def main() -> None:
-    out = ROOT / "samples" / "violations"
+def main(root: Path = ROOT / "samples") -> None:
+    out = root / "violations"
     out.mkdir(parents=True, exist_ok=True)
     events = [e for case in cases() for e in case.events]
     files.dump(events, out / "tractor.jsonl")

@@ -1,0 +1,61 @@
+"""Regenerate every file under samples/ (or under --out DIR), deterministically.
+
+    python samples/regenerate.py            # rewrite samples/
+    python samples/regenerate.py --out /tmp/s  # write elsewhere (CI compares the two)
+
+- examples/: one annotated hand per seed ruleset (make_examples.py);
+- violations/: hand-made hands breaking one rule each, with expected output (make_violations.py);
+- matches/: a whole simulated match per ruleset variant, JSONL and Parquet, and a file with
+  labelled injected violations (``shengji simulate``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "samples"))
+
+import make_examples  # noqa: E402
+import make_violations  # noqa: E402
+
+from gamelog import files  # noqa: E402
+from replay import get_ruleset  # noqa: E402
+from replay.inject import inject_violations  # noqa: E402
+from replay.simulate import simulate  # noqa: E402
+
+MATCHES = [  # (file stem, ruleset, options, seed)
+    ("tractor-1deck", "tractor", {"decks": 1}, 1),
+    ("tractor-2deck", "tractor", {"decks": 2}, 2),
+    ("tractor-3deck", "tractor", {"decks": 3}, 3),
+]
+
+
+def matches(root: Path) -> None:
+    out = root / "matches"
+    out.mkdir(parents=True, exist_ok=True)
+    for stem, name, options, seed in MATCHES:
+        rules = get_ruleset(name, **options)
+        events = list(simulate(rules, matches=1, seed=seed, prefix=stem))
+        files.dump(events, out / f"{stem}.jsonl")
+        files.dump(events, out / f"{stem}.parquet")
+        injected, labels = inject_violations(events, rate=0.5, seed=seed, rules=rules)
+        files.dump(injected, out / f"{stem}-injected.jsonl")
+        files.jsonl.write_objects(labels, out / f"{stem}-injected.labels.jsonl")
+        print(f"samples/matches/{stem}: {len(events)} events, {len(labels)} labels")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", type=Path, default=ROOT / "samples")
+    args = ap.parse_args()
+    make_examples.main(args.out)
+    make_violations.main(args.out)
+    matches(args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -46,6 +46,8 @@ from replay.units import (
 from replay.violations import Notice, StrictStop, Violation, ViolationLog, show
 
 RANK_OF = {str(r): r for r in Rank}
+_ANSWERS: dict[tuple, list] = {}
+_STRENGTH: dict[tuple, tuple[int, int] | None] = {}
 SUIT_OF = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
 LEVEL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
@@ -71,6 +73,9 @@ class Trick:
     trumped: bool = False
     throw: bool = False
     failed_throw: list[int] | None = None  # the cards attempted, when a throw failed
+    lead_size: int = 0
+    lead_kinds: list[tuple[int, int]] = field(default_factory=list)
+    singles_only: bool = True
 
 
 @dataclass
@@ -145,6 +150,11 @@ class HandReplay:
         self.finished = False
         self.undetermined = False
         self.seq: int | None = None
+        self.points_table = [ruleset.card_points(Card(c)) for c in range(54)]
+        self.left = [0] * n  # cards in each seat's hand, known or hidden
+        self._side: set[int] = set()
+        self._side_of: int | None = None
+        self.class_left: list[list[int]] | None = None  # known cards per suit class, once
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -155,13 +165,16 @@ class HandReplay:
         self.log.add(rule, message, **kw)
 
     def cards_left(self, seat: int) -> int:
-        return sum(self.held[seat]) + self.hidden[seat]
+        return self.left[seat]
 
     def team_side(self, seat: int) -> bool:
         """True for the declarer's side."""
         if self.declarer is None:
             return False
-        return seat in self.rules.declarer_side(self.declarer)
+        if self._side_of != self.declarer:
+            self._side = self.rules.declarer_side(self.declarer)
+            self._side_of = self.declarer
+        return seat in self._side
 
     def class_holding(self, seat: int, klass: int) -> dict[int, int]:
         order = self.order
@@ -238,6 +251,7 @@ class HandReplay:
 
     def _set_holdings(self, holdings: list[list[str]], kitty: list[str] | None) -> None:
         for seat, tokens in enumerate(holdings[: self.players]):
+            self.left[seat] += len(tokens)
             for t in tokens:
                 if t == UNKNOWN:
                     self.hidden[seat] += 1
@@ -357,6 +371,7 @@ class HandReplay:
         for c in taken:
             self.held[ev.seat][c] += 1
         self.hidden[ev.seat] += hidden
+        self.left[ev.seat] += len(ev.cards)
         self.kitty = []
         self.kitty_hidden = 0
 
@@ -380,6 +395,7 @@ class HandReplay:
                            seat=ev.seat, cards=missing)
         take_hidden = min(hidden, self.hidden[ev.seat])
         self.hidden[ev.seat] -= take_hidden
+        self.left[ev.seat] -= take_hidden
         self.kitty = cards
         self.kitty_hidden = hidden
         self.kitty_buried = True
@@ -388,14 +404,20 @@ class HandReplay:
         """Take cards from a holding; a card not among the known ones uses up a hidden card;
         returns the cards that could not be there."""
         held = self.held[seat]
+        counts = self.class_left[seat] if self.class_left is not None else None
+        klass = self.order.klass if self.order is not None else None
         missing = []
         for c in cards:
             if held[c] > 0:
                 held[c] -= 1
+                if counts is not None:
+                    counts[klass[c]] -= 1  # type: ignore[index]
             elif self.hidden[seat] > 0:
                 self.hidden[seat] -= 1
             else:
                 missing.append(c)
+                continue
+            self.left[seat] -= 1
         return missing
 
     def on_surrender(self, ev: Surrender) -> None:
@@ -422,6 +444,12 @@ class HandReplay:
             self.level = self._current_level_for_declaring()
         level = RANK_OF.get(self.level) if self.level != "NT" else None
         self.order = self.rules.order(self.trump, level)
+        klass = self.order.klass
+        self.class_left = [[0] * 5 for _ in range(self.players)]
+        for seat in range(self.players):
+            for c, n in enumerate(self.held[seat]):
+                if n:
+                    self.class_left[seat][klass[c]] += n
         if self.leader is None:
             self.leader = self.declarer
         if self.dealt_kitty is not None and not self.kitty_buried:
@@ -486,11 +514,10 @@ class HandReplay:
         assert self.order is not None
         failing: list = []
         undecided = False
+        holdings = {o: self.class_holding(o, klass) for o in range(self.players) if o != seat}
         for u in units:
-            for other in range(self.players):
-                if other == seat:
-                    continue
-                beat = beats_unit(self.class_holding(other, klass), self.order, u)
+            for other, holding in holdings.items():
+                beat = beats_unit(holding, self.order, u) if holding else None
                 if beat is not None:
                     failing.append((u, other, beat))
                     break
@@ -510,7 +537,7 @@ class HandReplay:
                            seat=seat, required=f"seat {expected} plays")
 
     def on_play(self, ev: Play) -> None:
-        if not self.start_play():
+        if self.order is None and not self.start_play():
             return
         order = self.order
         assert order is not None
@@ -526,29 +553,38 @@ class HandReplay:
         trick = self.trick
         assert trick is not None
         self._check_turn(seat, leading)
-        before = list(self.held[seat])
+        held = self.held[seat]
+        suit_before: dict[int, int] | None = None
+        known_before = 0
+        if not leading:
+            assert self.class_left is not None
+            known_before = self.class_left[seat][trick.lead_class]
+            if known_before and (len(cards) > 1 or len(trick.plays[0].cards) > 1):
+                suit_before = {c: held[c] for c in order.members[trick.lead_class] if held[c]}
         hidden_before = self.hidden[seat]
         missing = self._remove(seat, cards)
         if missing:
             self.violation("play.card-not-held",
                            f"seat {seat} plays {show(missing)}, which it does not hold.",
                            seat=seat, cards=missing)
-        for c in cards:
-            if order.klass[c] in self.void[seat] and c not in missing:
-                self.violation("follow.revoke",
-                               f"seat {seat} plays {Card(c).symbol}, a card of a suit it showed "
-                               "it did not have on an earlier trick.", seat=seat, cards=[c])
-                self.void[seat].discard(order.klass[c])
-                break
+        if self.void[seat]:
+            for c in cards:
+                if order.klass[c] in self.void[seat] and c not in missing:
+                    self.violation("follow.revoke",
+                                   f"seat {seat} plays {Card(c).symbol}, a card of a suit it "
+                                   "showed it did not have on an earlier trick.", seat=seat,
+                                   cards=[c])
+                    self.void[seat].discard(order.klass[c])
+                    break
         if leading:
-            self._lead(seat, cards, before)
+            self._lead(seat, cards)
         else:
-            self._follow(seat, cards, before, hidden_before)
+            self._follow(seat, cards, suit_before, known_before, hidden_before)
         trick.plays.append(TrickPlay(seat, cards, ev.seq))
         if len(trick.plays) == self.players:
             self._finish_trick()
 
-    def _lead(self, seat: int, cards: list[int], before: list[int]) -> None:
+    def _lead(self, seat: int, cards: list[int]) -> None:
         order = self.order
         trick = self.trick
         assert order is not None and trick is not None
@@ -561,7 +597,11 @@ class HandReplay:
                            f"seat {seat} leads {show(cards)}, cards of more than one suit.",
                            seat=seat, cards=cards, required="a lead of one suit")
             cards = [c for c in cards if order.klass[c] == trick.lead_class]
-        trick.lead_units = decompose(cards, order)
+        trick.lead_units = ([Unit(1, 1, order.power[cards[0]], (cards[0],))] if len(cards) == 1
+                            else decompose(cards, order))
+        trick.lead_size = len(cards)
+        trick.lead_kinds = [u.kind for u in trick.lead_units]
+        trick.singles_only = all(k == (1, 1) for k in trick.lead_kinds)
         if forced is not None:
             fseat, fcards, tried = forced
             trick.failed_throw = tried
@@ -589,22 +629,22 @@ class HandReplay:
                                required=f"seat {seat} plays only its lowest failing unit "
                                         f"{show(unit.all_cards())}")
 
-    def _follow(self, seat: int, cards: list[int], before: list[int], hidden: int) -> None:
+    def _follow(self, seat: int, cards: list[int], suit_known: dict[int, int] | None,
+                known_count: int, hidden: int) -> None:
         order = self.order
         trick = self.trick
         assert order is not None and trick is not None
-        lead_size = sum(u.size for u in trick.lead_units)
+        lead_size = trick.lead_size
         if len(cards) != lead_size:
             self.violation("play.wrong-count",
                            f"seat {seat} plays {len(cards)} card(s) to a lead of {lead_size}.",
                            seat=seat, cards=cards, required=f"{lead_size} card(s)")
             return
         k = trick.lead_class
-        klass_cards = order.members[k]
-        suit_known = {c: before[c] for c in klass_cards if before[c]}
         in_suit = [c for c in cards if order.klass[c] == k]
-        known_count = sum(suit_known.values())
         if len(in_suit) < min(lead_size, known_count):
+            if suit_known is None:
+                suit_known = {c: n for c, n in self._suit_before(seat, k, cards).items() if n}
             shortfall = min(lead_size, known_count)
             self.violation("follow.suit-required",
                            f"seat {seat} plays {len(in_suit)} card(s) of the led suit "
@@ -616,15 +656,17 @@ class HandReplay:
         if len(in_suit) < lead_size and hidden:
             self.void[seat].add(k)
         # Structure: the played suit cards must show the best answers the holding allows.
-        if all(u.kind == (1, 1) for u in trick.lead_units):
+        if trick.singles_only:
             return
-        holding = dict(suit_known)
+        holding = dict(suit_known or {})
         for c in in_suit:  # cards that came out of hidden ones were held too
             if holding.get(c, 0) < in_suit.count(c):
                 holding[c] = in_suit.count(c)
         budget = len(in_suit)
-        best = self._answers(holding, trick.lead_units, budget)
         shown = self._answers(counts_of(in_suit), trick.lead_units, budget)
+        if all(got == 0 for _, got, _ in shown):
+            return  # the best answer to every unit: nothing better could have been owed
+        best = self._answers(holding, trick.lead_units, budget)
         for (unit, want, want_units), (_, got, _) in zip(best, shown, strict=True):
             if got > want:  # a worse answer (answers are indexed best first)
                 answers = self.rules.answers(unit.kind)
@@ -636,10 +678,33 @@ class HandReplay:
                                required=f"seat {seat} held {could}")
                 return
 
+    def _suit_before(self, seat: int, klass: int, played: list[int]) -> dict[int, int]:
+        """The seat's known cards of a suit class before ``played`` left its hand."""
+        assert self.order is not None
+        held = self.held[seat]
+        out = {c: held[c] for c in self.order.members[klass]}
+        for c in played:
+            if c in out:
+                out[c] += 1
+        return out
+
     def _answers(self, avail: dict[int, int], units: list[Unit], budget: int
                  ) -> list[tuple[Unit, int, list[Unit]]]:
         """For each lead unit, most significant first: the index of the best answer ``avail``
-        can show within the cards still to play, and the units used (D-2)."""
+        can show within the cards still to play, and the units used (D-2). Memoised."""
+        order = self.order
+        assert order is not None
+        key = (order.uid, id(self.rules.answers.__func__), tuple(sorted(avail.items())),
+               tuple(units), budget)
+        found = _ANSWERS.get(key)
+        if found is None:
+            if len(_ANSWERS) > 200_000:
+                _ANSWERS.clear()
+            found = _ANSWERS[key] = self._compute_answers(avail, units, budget)
+        return found
+
+    def _compute_answers(self, avail: dict[int, int], units: list[Unit], budget: int
+                         ) -> list[tuple[Unit, int, list[Unit]]]:
         order = self.order
         assert order is not None
         out = []
@@ -664,7 +729,7 @@ class HandReplay:
         order = self.order
         trick = self.trick
         assert order is not None and trick is not None
-        kinds = [u.kind for u in trick.lead_units]
+        kinds = trick.lead_kinds
         best_key: tuple[int, int] | None = None
         winner = trick.plays[0].seat
         for p in trick.plays:
@@ -673,13 +738,14 @@ class HandReplay:
                 best_key, winner = key, p.seat
         trick.trumped = best_key is not None and best_key[0] == 1
         trick.winner = winner
-        trick.points = sum(self.rules.card_points(Card(c)) for p in trick.plays for c in p.cards)
+        points = self.points_table
+        trick.points = sum(points[c] for p in trick.plays for c in p.cards)
         if not self.team_side(winner):
             self.defender_points += trick.points
         self.tricks.append(trick)
         self.trick = None
         self.leader = winner
-        if all(self.cards_left(s) == 0 for s in range(self.players)):
+        if not any(self.left):
             self._finish_hand(trick)
 
     def _finish_hand(self, last: Trick) -> None:
@@ -777,15 +843,29 @@ def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]
     ``(0, v)`` in the led suit, ``(1, v)`` trumping an off-suit lead, ``None`` when it cannot
     win (another suit, or the lead's units not covered: ruling 7). Higher wins; ties go to the
     first played."""
+    if len(cards) == 1:
+        k = order.klass[cards[0]]
+        if k == lead_class:
+            return (0, order.power[cards[0]])
+        if lead_class != TRUMP and k == TRUMP:
+            return (1, order.power[cards[0]])
+        return None
+    key = (order.uid, lead_class, tuple(kinds), tuple(sorted(cards)))
+    if key in _STRENGTH:
+        return _STRENGTH[key]
+    if len(_STRENGTH) > 200_000:
+        _STRENGTH.clear()
     classes = {order.klass[c] for c in cards}
     if classes == {lead_class}:
         rank = 0
     elif lead_class != TRUMP and classes == {TRUMP}:
         rank = 1
     else:
+        _STRENGTH[key] = None
         return None
     value = best_value(counts_of(cards), order, kinds)
-    return None if value is None else (rank, value)
+    out = _STRENGTH[key] = None if value is None else (rank, value)
+    return out
 
 
 def _shape_text(shape: tuple[tuple[int, int], ...]) -> str:

@@ -10,11 +10,14 @@ with a trump class and a power.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
 from gamelog.cards import BIG_JOKER_INDEX, LITTLE_JOKER_INDEX, SUITS, Card, Rank, Suit
+
+_UIDS = itertools.count(1)
 
 TRUMP = 4
 """The suit class of every trump."""
@@ -31,11 +34,14 @@ class CardOrder:
     level: Rank | None
     members: tuple[tuple[int, ...], ...] = ()
     """The cards of each suit class (index = class)."""
+    uid: int = 0
+    """A number unique to this order, for memo keys."""
 
     def __post_init__(self) -> None:
         if not self.members:
             members = tuple(tuple(c for c in range(54) if self.klass[c] == k) for k in range(5))
             object.__setattr__(self, "members", members)
+        object.__setattr__(self, "uid", next(_UIDS))
 
     def is_trump(self, card: int) -> bool:
         return self.klass[card] == TRUMP

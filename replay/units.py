@@ -80,8 +80,26 @@ def counts_of(cards: list[int]) -> dict[int, int]:
     return out
 
 
+_DECOMPOSED: dict[tuple[int, tuple[int, ...]], list[Unit]] = {}
+_VALUES: dict[tuple, int | None] = {}
+_MEMO_LIMIT = 200_000
+
+
 def decompose(cards: list[int], order: CardOrder) -> list[Unit]:
-    """The units of a lead, most significant first (identical cards stay together)."""
+    """The units of a lead, most significant first (identical cards stay together).
+
+    Memoised per card order: the same plays recur across hands. Callers must not mutate the
+    list returned."""
+    key = (order.uid, tuple(sorted(cards)))
+    found = _DECOMPOSED.get(key)
+    if found is None:
+        if len(_DECOMPOSED) > _MEMO_LIMIT:
+            _DECOMPOSED.clear()
+        found = _DECOMPOSED[key] = _decompose(cards, order)
+    return found
+
+
+def _decompose(cards: list[int], order: CardOrder) -> list[Unit]:
     by_width: dict[int, dict[int, list[int]]] = {}
     for card, n in counts_of(cards).items():
         by_width.setdefault(n, {}).setdefault(order.power[card], []).append(card)
@@ -152,7 +170,18 @@ def shape_size(shape: Shape) -> int:
 
 def best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, int]]) -> int | None:
     """The highest top power of a unit of ``kinds[0]`` in a covering of all structured
-    ``kinds`` from ``avail``; ``None`` if they cannot all be covered (ruling 7)."""
+    ``kinds`` from ``avail``; ``None`` if they cannot all be covered (ruling 7). Memoised."""
+    key = (order.uid, tuple(sorted(avail.items())), tuple(kinds))
+    if key in _VALUES:
+        return _VALUES[key]
+    if len(_VALUES) > _MEMO_LIMIT:
+        _VALUES.clear()
+    value = _VALUES[key] = _best_value(avail, order, kinds)
+    return value
+
+
+def _best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, int]]
+                ) -> int | None:
     structured = tuple(k for k in kinds if k != (1, 1))
     if not structured:  # singles only: the highest card
         return max((order.power[c] for c in avail if avail[c] > 0), default=None)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -262,34 +263,35 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--strict", is_flag=True,
               help="Stop at the first violation or bad line (exit 1 or 2).")
 @click.option("-q", "--quiet", is_flag=True, help="Text format: print only hands with violations.")
+@click.option("-j", "--jobs", type=int, default=1, show_default=True,
+              help="Worker processes (0: one per core). Output order stays the file's.")
 @handle_errors
 def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
-             option_values: tuple[str, ...], strict: bool, quiet: bool) -> None:
+             option_values: tuple[str, ...], strict: bool, quiet: bool, jobs: int) -> None:
     """Check that every recorded hand was played by the rules.
 
     Replays each hand against its ruleset and reports every violation with its place, the
     rule it breaks and why; bad lines are reported and skipped. Exit 0 when every hand is
     clean, 1 when violations were found, 2 on usage or input errors.
     """
-    import replay
-    from replay.report import hand_json, hand_text, totals_text
+    from replay.report import totals_text
 
     options = _parse_options(option_values)
     issues: list[RecordError] = []
     hands = files.read_hands(list(paths), strict=strict, issues=issues)
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
-    for report in replay.validate_hands(hands, ruleset=ruleset, options=options, strict=strict):
-        counts["hands"] += 1
-        counts["violations"] += len(report.violations)
-        if report.record_issues:
-            counts["bad"] += 1
-        if report.ok:
-            counts["clean"] += 1
-        if fmt == "json":
-            click.echo(hand_json(report))
-        elif not (quiet and report.ok):
-            click.echo(hand_text(report))
-        if strict and (report.violations or report.record_issues):
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    batches = (_validate_parallel(hands, jobs, ruleset, options, fmt, quiet)
+               if jobs > 1 and not strict else
+               [_validate_batch(list(hands_), ruleset, options, fmt, quiet, strict)
+                for hands_ in [hands]])
+    for lines, batch_counts, stop in batches:
+        for line in lines:
+            click.echo(line)
+        for key, value in batch_counts.items():
+            counts[key] += value
+        if stop:
             break
     errors = report_issues(issues)
     if fmt == "text":
@@ -368,6 +370,58 @@ def rules() -> None:
             choices = f" one of {list(opt.choices)}" if opt.choices else ""
             click.echo(f"  {opt.name} ({opt.type.__name__}, default {opt.default!r}){choices}: "
                        f"{opt.help}")
+
+
+def _validate_batch(hands: Iterable[Hand], ruleset: str | None, options: dict[str, Any],
+                    fmt: str, quiet: bool, strict: bool = False
+                    ) -> tuple[list[str], dict[str, int], bool]:
+    """Validate hands (whole matches) and render them: (output lines, counts, stopped)."""
+    import replay
+    from replay.report import hand_json, hand_text
+
+    lines: list[str] = []
+    counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
+    for report in replay.validate_hands(hands, ruleset=ruleset, options=options, strict=strict):
+        counts["hands"] += 1
+        counts["violations"] += len(report.violations)
+        counts["bad"] += bool(report.record_issues)
+        counts["clean"] += report.ok
+        if fmt == "json":
+            lines.append(hand_json(report))
+        elif not (quiet and report.ok):
+            lines.append(hand_text(report))
+        if strict and (report.violations or report.record_issues):
+            return lines, counts, True
+    return lines, counts, False
+
+
+def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
+                       options: dict[str, Any], fmt: str, quiet: bool, batch_hands: int = 200
+                       ) -> Iterator[tuple[list[str], dict[str, int], bool]]:
+    """Whole matches in batches to ``jobs`` processes, results in file order, at most a few
+    batches in flight (so memory stays flat)."""
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    def batches() -> Iterator[list[Hand]]:
+        batch: list[Hand] = []
+        for hand in hands:
+            if batch and len(batch) >= batch_hands and hand.match != batch[-1].match:
+                yield batch
+                batch = []
+            hand.issues = [str(i) for i in hand.issues]  # exceptions do not pickle their place
+            batch.append(hand)
+        if batch:
+            yield batch
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque = deque()
+        for batch in batches():
+            pending.append(pool.submit(_validate_batch, batch, ruleset, options, fmt, quiet))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def main() -> None:

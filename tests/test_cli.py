@@ -15,7 +15,7 @@ from shengji.cli import cli
 from tests.helpers import jsonl_lines, small_match
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted((ROOT / "samples").rglob("*.jsonl"))
+SAMPLES = sorted(p for p in (ROOT / "samples").rglob("*.jsonl") if not p.name.endswith(".labels.jsonl"))
 
 
 def run(*args: str):
@@ -163,3 +163,11 @@ def test_rules_lists_rulesets_and_options():
     result = run("rules")
     assert result.exit_code == 0
     assert "tractor" in result.output and "decks (int, default 2) one of [1, 2, 3]" in result.output
+
+
+def test_validate_in_parallel_prints_the_same_in_the_same_order():
+    target = ROOT / "samples" / "matches"
+    one = run("validate", target, "--format", "json")
+    two = run("validate", target, "--format", "json", "-j", "2")
+    assert one.exit_code == two.exit_code == 1
+    assert one.output == two.output

@@ -1,0 +1,128 @@
+"""Benchmark: validate simulated two-deck tractor hands, on one core and on all cores.
+
+    python bench/validate_speed.py --hands 2000
+
+Simulates ``--hands`` distinct two-deck hands once (bench/data/sim-2deck-N.jsonl, whole matches
+of 20 hands), then times, best of ``--repeat``:
+
+- a bare ``orjson.loads`` of every line (the decode baseline);
+- ``shengji validate`` work in one process (read, decode, replay, check every rule);
+- the same with ``-j`` = all cores.
+
+Then checks that memory stays flat as the file grows: it replicates the simulated matches under
+new ids into files of 10x and 100x the size and reports the peak memory (max RSS) of
+``shengji validate`` on each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import msgspec  # noqa: E402
+import orjson  # noqa: E402
+
+import replay  # noqa: E402
+from gamelog import files, jsonl  # noqa: E402
+from replay.simulate import simulate  # noqa: E402
+
+
+def build(path: Path, hands: int) -> None:
+    rules = replay.get_ruleset("tractor", decks=2)
+    matches = max(1, hands // 20)
+    files.dump(simulate(rules, matches=matches, seed=1, hands=20, prefix="bench"), path)
+
+
+def replicate(src: Path, dst: Path, times: int) -> None:
+    events = list(files.events_of(files.read(src, with_headers=True)))
+
+    def gen():
+        for k in range(times):
+            for ev in events:
+                yield msgspec.structs.replace(ev, match=f"{ev.match}-r{k}")
+
+    jsonl.write(gen(), dst)
+
+
+def timed(label: str, fn, plays: int, events: int, hands: int, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    print(f"{label:<34} {best:7.2f} s  {plays / best:>10,.0f} plays/s  {hands / best:>8,.0f} "
+          f"hands/s  {events / best:>11,.0f} events/s")
+    return best
+
+
+def bare(path: Path) -> None:
+    with open(path, "rb") as f:
+        for line in f:
+            orjson.loads(line)
+
+
+def validate(path: Path, jobs: int) -> None:
+    result = subprocess.run([sys.executable, "-m", "shengji.cli", "validate", str(path), "-q",
+                             "-j", str(jobs)], capture_output=True, cwd=ROOT)
+    if result.returncode != 0:
+        raise SystemExit(f"validate exited {result.returncode}: {result.stdout[-500:]!r}")
+
+
+def peak_rss(path: Path) -> float:
+    """Peak resident memory, MB, of one ``shengji validate`` run."""
+    code = ("import resource, runpy, sys; sys.argv=['shengji','validate',sys.argv[1],'-q'];\n"
+            "try:\n    runpy.run_module('shengji.cli', run_name='__main__')\n"
+            "except SystemExit: pass\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                         cwd=ROOT).stdout.strip().splitlines()[-1]
+    return int(out) / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-memory", action="store_true", help="skip the memory check")
+    args = ap.parse_args()
+    data = ROOT / "bench" / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    path = data / f"sim-2deck-{args.hands}.jsonl"
+    if not path.exists():
+        t0 = time.perf_counter()
+        build(path, args.hands)
+        print(f"simulated {path.name} in {time.perf_counter() - t0:.1f} s")
+    hands = list(files.read_hands(path))
+    plays = sum(1 for h in hands for e in h.events if type(e).__name__ == "Play")
+    events = sum(len(h.events) for h in hands) + len({h.match for h in hands})
+    print(f"{len(hands):,} hands, {plays:,} plays, {events:,} events, "
+          f"{path.stat().st_size / 1e6:.1f} MB; {os.cpu_count()} cores")
+    base = timed("bare orjson.loads per line", lambda: bare(path), plays, events, len(hands),
+                 args.repeat)
+    one = timed("validate, 1 process", lambda: validate(path, 1), plays, events, len(hands),
+                args.repeat)
+    cores = os.cpu_count() or 1
+    many = timed(f"validate, -j {cores}", lambda: validate(path, cores), plays, events,
+                 len(hands), args.repeat)
+    print(f"validate / bare decode: {one / base:.1f}x; speed-up with {cores} processes: "
+          f"{one / many:.2f}x")
+    if not args.no_memory:
+        for times in (10, 100):
+            big = data / f"sim-2deck-{args.hands}-x{times}.jsonl"
+            if not big.exists():
+                replicate(path, big, times)
+            print(f"peak memory, {len(hands) * times:>9,} hands ({big.stat().st_size / 1e6:,.0f} MB):"
+                  f" {peak_rss(big):6.0f} MB")
+        del resource
+
+
+if __name__ == "__main__":
+    main()

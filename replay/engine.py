@@ -95,6 +95,9 @@ class HandReport:
     trump: str | None = None
     level: str | None = None
     complete: bool = False
+    declarer_side: list[int] = field(default_factory=list)
+    record: Hand | None = None
+    """The hand replayed (for analyzers: holdings, kitty, seats)."""
 
     @property
     def ok(self) -> bool:
@@ -698,7 +701,7 @@ class HandReplay:
                tuple(units), budget)
         found = _ANSWERS.get(key)
         if found is None:
-            if len(_ANSWERS) > 200_000:
+            if len(_ANSWERS) > 20_000:
                 _ANSWERS.clear()
             found = _ANSWERS[key] = self._compute_answers(avail, units, budget)
         return found
@@ -776,6 +779,8 @@ class HandReplay:
             tricks=self.tricks, outcome=self.outcome, violations=self.log.items,
             notices=self.log.notices, record_issues=list(self.hand.issues), dealer=self.dealer,
             declarer=self.declarer, trump=trump, level=self.level, complete=self.finished,
+            declarer_side=sorted(self.rules.declarer_side(self.declarer))
+            if self.declarer is not None else [], record=self.hand,
         )
 
     # -- claims ---------------------------------------------------------------------------------
@@ -853,7 +858,7 @@ def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]
     key = (order.uid, lead_class, tuple(kinds), tuple(sorted(cards)))
     if key in _STRENGTH:
         return _STRENGTH[key]
-    if len(_STRENGTH) > 200_000:
+    if len(_STRENGTH) > 20_000:
         _STRENGTH.clear()
     classes = {order.klass[c] for c in cards}
     if classes == {lead_class}:

@@ -82,7 +82,7 @@ def counts_of(cards: list[int]) -> dict[int, int]:
 
 _DECOMPOSED: dict[tuple[int, tuple[int, ...]], list[Unit]] = {}
 _VALUES: dict[tuple, int | None] = {}
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = 20_000
 
 
 def decompose(cards: list[int], order: CardOrder) -> list[Unit]:

@@ -282,17 +282,23 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
     if jobs == 0:
         jobs = os.cpu_count() or 1
-    batches = (_validate_parallel(hands, jobs, ruleset, options, fmt, quiet)
-               if jobs > 1 and not strict else
-               [_validate_batch(list(hands_), ruleset, options, fmt, quiet, strict)
-                for hands_ in [hands]])
-    for lines, batch_counts, stop in batches:
-        for line in lines:
-            click.echo(line)
-        for key, value in batch_counts.items():
-            counts[key] += value
-        if stop:
-            break
+    if jobs > 1 and not strict:
+        for lines, batch_counts, _ in _validate_parallel(hands, jobs, ruleset, options, fmt,
+                                                         quiet):
+            for line in lines:
+                click.echo(line)
+            for key, value in batch_counts.items():
+                counts[key] += value
+    else:
+        import replay
+
+        for report in replay.validate_hands(hands, ruleset=ruleset, options=options,
+                                            strict=strict):
+            line = _tally(report, counts, fmt, quiet)
+            if line is not None:
+                click.echo(line)
+            if strict and (report.violations or report.record_issues):
+                break
     errors = report_issues(issues)
     if fmt == "text":
         click.echo(totals_text(counts, errors))
@@ -358,6 +364,66 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
 
 
 @cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", type=click.Path(), required=True,
+              help="report.html for one self-contained file, or DIR/ for a page per hand "
+                   "plus index.html.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the labels.")
+@click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
+@click.option("--title", help="The report's title.")
+@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@click.option("--max-hands", type=int,
+              help="Write pages for at most this many hands (the dashboard counts them all).")
+@handle_errors
+def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
+           title: str | None, ruleset: str | None, max_hands: int | None) -> None:
+    """Write an HTML review report: a dashboard over all hands and a page per hand.
+
+    Each hand page shows the holdings in trump order, the kitty before and after burial, every
+    trick with its winner and points, failed throws and violations with their explanation, and
+    the defenders' points against the level thresholds. Works offline; every string escaped.
+    """
+    from analyze.metrics import collect
+    from analyze.report import render
+
+    issues: list[RecordError] = []
+    collector = collect(list(paths), anonymize=anonymize, keep_reports=True, issues=issues,
+                        ruleset=ruleset)
+    written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands)
+    click.echo(f"{written[0]}: {len(collector.hands)} hand(s)"
+               + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)
+    if report_issues(issues):
+        sys.exit(EXIT_INPUT)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
+              help="Directory for the tables.")
+@click.option("--csv", "as_csv", is_flag=True, help="Write CSV instead of Parquet.")
+@click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
+@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@handle_errors
+def export(paths: tuple[Path, ...], output: Path, as_csv: bool, anonymize: bool,
+           ruleset: str | None) -> None:
+    """Write analysis-ready tables: matches, hands, tricks, plays, violations, holdings.
+
+    Parquet by default (CSV with --csv, list columns joined by spaces); schemas in
+    docs/export.md.
+    """
+    from analyze.export import export_tables
+    from analyze.metrics import collect
+
+    issues: list[RecordError] = []
+    collector = collect(list(paths), anonymize=anonymize, issues=issues, ruleset=ruleset)
+    for path, rows in export_tables(collector, output, csv=as_csv):
+        click.echo(f"{path}: {rows} rows", err=True)
+    if report_issues(issues):
+        sys.exit(EXIT_INPUT)
+
+
+@cli.command()
 @handle_errors
 def rules() -> None:
     """List the rulesets with their aliases and options (name, type, default)."""
@@ -372,26 +438,32 @@ def rules() -> None:
                        f"{opt.help}")
 
 
-def _validate_batch(hands: Iterable[Hand], ruleset: str | None, options: dict[str, Any],
-                    fmt: str, quiet: bool, strict: bool = False
-                    ) -> tuple[list[str], dict[str, int], bool]:
-    """Validate hands (whole matches) and render them: (output lines, counts, stopped)."""
-    import replay
+def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool) -> str | None:
+    """Count a hand's report and render it (``None`` when quiet and clean)."""
     from replay.report import hand_json, hand_text
+
+    counts["hands"] += 1
+    counts["violations"] += len(report.violations)
+    counts["bad"] += bool(report.record_issues)
+    counts["clean"] += report.ok
+    if fmt == "json":
+        return hand_json(report)
+    if quiet and report.ok:
+        return None
+    return hand_text(report)
+
+
+def _validate_batch(hands: list[Hand], ruleset: str | None, options: dict[str, Any],
+                    fmt: str, quiet: bool) -> tuple[list[str], dict[str, int], bool]:
+    """Validate a batch of whole matches in a worker: (output lines, counts, False)."""
+    import replay
 
     lines: list[str] = []
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
-    for report in replay.validate_hands(hands, ruleset=ruleset, options=options, strict=strict):
-        counts["hands"] += 1
-        counts["violations"] += len(report.violations)
-        counts["bad"] += bool(report.record_issues)
-        counts["clean"] += report.ok
-        if fmt == "json":
-            lines.append(hand_json(report))
-        elif not (quiet and report.ok):
-            lines.append(hand_text(report))
-        if strict and (report.violations or report.record_issues):
-            return lines, counts, True
+    for report in replay.validate_hands(hands, ruleset=ruleset, options=options):
+        line = _tally(report, counts, fmt, quiet)
+        if line is not None:
+            lines.append(line)
     return lines, counts, False
 
 

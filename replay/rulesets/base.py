@@ -158,6 +158,10 @@ class Ruleset:
                 dealer: int, declarer: int) -> Outcome:
         raise NotImplementedError
 
+    def point_thresholds(self) -> list[tuple[int, str]]:
+        """Defenders' point totals where the outcome changes, with a short label (for charts)."""
+        return []
+
     def describe_options(self) -> list[tuple[str, str, Any, str]]:
         return [(o.name, o.type.__name__, o.default, o.help) for o in self.options]
 

@@ -86,6 +86,9 @@ class Tractor(Ruleset):
             return 4
         return 2
 
+    def point_thresholds(self) -> list[tuple[int, str]]:
+        return _thresholds(self.decks)
+
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int) -> Outcome:
         up, declarer_side = level_steps(self.decks, defender_points)
@@ -99,6 +102,16 @@ class Tractor(Ruleset):
                 change[1 - team] = up
             nxt = (dealer + 1) % 4
         return Outcome(defender_points, kitty_points, multiplier, change, nxt)
+
+
+def _thresholds(decks: int) -> list[tuple[int, str]]:
+    if decks == 1:
+        return [(40, "deal passes"), (80, "defenders +1"), (100, "defenders +2")]
+    if decks == 2:
+        return [(40, "declarer +1"), (80, "defenders +1"), (120, "defenders +2"),
+                (160, "defenders +3")]
+    return [(60, "declarer +1"), (120, "defenders take over"), (180, "defenders +1"),
+            (240, "defenders +2")]
 
 
 def level_steps(decks: int, points: int) -> tuple[int, bool | None]:

@@ -1,0 +1,8 @@
+"""analyze: metrics as polars frames, HTML review reports and data-set export.
+
+Reads replay's results; nothing here knows the rules beyond what a report says.
+"""
+
+from analyze.metrics import Collector, collect, player_summary, team_summary, violations_by_rule
+
+__all__ = ["Collector", "collect", "player_summary", "team_summary", "violations_by_rule"]

@@ -1,0 +1,292 @@
+"""Metrics as polars frames, gathered in one pass over replayed hands.
+
+:class:`Collector` is a visitor: give it each hand's :class:`~replay.engine.HandReport` (which
+carries the hand's record) as the replay produces it, and it keeps flat rows; ``frames()``
+turns them into polars DataFrames (matches, hands, tricks, plays, violations, holdings) and
+the per-seat, per-player and per-team summaries are group-bys over those. Nothing is replayed
+twice.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from gamelog.cards import UNKNOWN, Card
+from gamelog.model import Deal, KittyBury, KittyTake, MatchStart, Setup
+from replay.engine import HandReport
+from replay.order import CLASS_NAMES, TRUMP
+from replay.units import unit_name
+
+
+def _tokens(cards: Iterable[int]) -> list[str]:
+    return [str(Card(c)) for c in cards]
+
+
+def lead_pattern(kinds: list[tuple[int, int]]) -> str:
+    """A lead's pattern in words: ``pair``, ``tractor of 2``, ``throw: pair + single``."""
+    names = [unit_name(w, n) for w, n in kinds]
+    if len(names) == 1:
+        return names[0]
+    return "throw: " + " + ".join(names)
+
+
+@dataclass
+class Collector:
+    """Accumulates rows from replayed hands; ``anonymize`` replaces player ids and names."""
+
+    anonymize: bool = False
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    tricks: list[dict[str, Any]] = field(default_factory=list)
+    plays: list[dict[str, Any]] = field(default_factory=list)
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    holdings: list[dict[str, Any]] = field(default_factory=list)
+    reports: list[HandReport] = field(default_factory=list)
+    keep_reports: bool = False
+    _seen_matches: set[str] = field(default_factory=set)
+    _aliases: dict[str, str] = field(default_factory=dict)
+
+    def player(self, header: MatchStart | None, seat: int | None) -> str | None:
+        if seat is None:
+            return None
+        raw = None
+        if header is not None:
+            info = next((s for s in header.seats if s.seat == seat), None)
+            if info is not None:
+                raw = info.name or info.player
+        if raw is None:
+            raw = f"seat {seat}"
+        if self.anonymize:
+            key = f"{header.match if header else ''}:{raw}" if raw.startswith("seat ") else raw
+            if key not in self._aliases:
+                self._aliases[key] = f"Player {len(self._aliases) + 1}"
+            return self._aliases[key]
+        return raw
+
+    def add(self, report: HandReport) -> None:
+        hand = report.record
+        header = hand.header if hand is not None else None
+        if self.keep_reports:
+            self.reports.append(report)
+        if header is not None and header.match not in self._seen_matches:
+            self._seen_matches.add(header.match)
+            self.matches.append({
+                "match": header.match, "ruleset": header.ruleset, "players": header.players,
+                "decks": header.decks, "source": header.source,
+                "start_levels": list(header.levels) if header.levels else None,
+                "tags": None if self.anonymize else dict(header.tags),
+            })
+        side = set(report.declarer_side)
+        key = {"match": report.match, "hand": report.hand}
+        out = report.outcome
+        declarer_team = report.declarer % 2 if report.declarer is not None else None
+        kept = None
+        if out is not None and out.next_dealer is not None and side:
+            kept = out.next_dealer in side
+        kitty_before = kitty_after = None
+        if hand is not None:
+            for ev in hand.events:
+                if isinstance(ev, (Deal, Setup)):
+                    for seat, cards in enumerate(ev.holdings):
+                        self.holdings.append({**key, "seat": seat,
+                                              "player": self.player(header, seat),
+                                              "cards": list(cards),
+                                              "hidden": sum(1 for c in cards if c == UNKNOWN)})
+                    if isinstance(ev, Deal) and ev.kitty is not None:
+                        kitty_before = list(ev.kitty)
+                elif isinstance(ev, KittyTake) and kitty_before is None:
+                    kitty_before = list(ev.cards)
+                elif isinstance(ev, KittyBury):
+                    kitty_after = list(ev.cards)
+        self.hands.append({
+            **key, "ruleset": report.ruleset, "dealer": report.dealer,
+            "declarer": report.declarer, "declarer_player": self.player(header, report.declarer),
+            "declarer_team": declarer_team, "trump": report.trump, "level": report.level,
+            "complete": report.complete, "tricks": len(report.tricks),
+            "defender_points": out.defender_points if out else None,
+            "kitty_points": out.kitty_points if out else None,
+            "kitty_multiplier": out.kitty_multiplier if out else None,
+            "kitty_lost": (out.kitty_multiplier is not None) if out else None,
+            "level_change": list(out.level_change) if out and out.level_change else None,
+            "next_dealer": out.next_dealer if out else None,
+            "declarer_kept_deal": kept,
+            "violations": len(report.violations),
+            "record_issues": len(report.record_issues),
+            "kitty_before": kitty_before, "kitty_after": kitty_after,
+        })
+        for t in report.tricks:
+            lead = t.plays[0] if t.plays else None
+            row = {
+                **key, "trick": t.number, "leader": t.leader,
+                "leader_player": self.player(header, t.leader),
+                "lead_pattern": lead_pattern(t.lead_kinds) if t.lead_kinds else None,
+                "lead_suit": CLASS_NAMES[t.lead_class] if lead else None,
+                "lead_is_trump": t.lead_class == TRUMP,
+                "throw": t.throw, "failed_throw": t.failed_throw is not None,
+                "trumped": t.trumped, "winner": t.winner,
+                "winner_player": self.player(header, t.winner),
+                "winner_side": ("declarer" if t.winner in side else "defenders")
+                if side and t.winner is not None else None,
+                "points": t.points,
+            }
+            for p in t.plays:
+                row[f"seat{p.seat}"] = " ".join(_tokens(p.cards))
+            self.tricks.append(row)
+            for order, p in enumerate(t.plays):
+                self.plays.append({
+                    **key, "trick": t.number, "order": order, "seat": p.seat,
+                    "player": self.player(header, p.seat), "seq": p.seq,
+                    "cards": _tokens(p.cards), "n_cards": len(p.cards),
+                    "is_lead": order == 0, "won": p.seat == t.winner,
+                    "side": ("declarer" if p.seat in side else "defenders") if side else None,
+                })
+        for v in report.violations:
+            self.violations.append({
+                **key, "trick": v.trick, "seq": v.seq, "seat": v.seat,
+                "player": self.player(header, v.seat), "rule": v.rule, "cards": list(v.cards),
+                "required": v.required, "message": v.message,
+            })
+
+    # -- frames ---------------------------------------------------------------------------------
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        """The flat tables: matches, hands, tricks, plays, violations, holdings."""
+        return {
+            "matches": _frame(self.matches, MATCH_SCHEMA),
+            "hands": _frame(self.hands, HAND_SCHEMA),
+            "tricks": _frame(self.tricks, TRICK_SCHEMA),
+            "plays": _frame(self.plays, PLAY_SCHEMA),
+            "violations": _frame(self.violations, VIOLATION_SCHEMA),
+            "holdings": _frame(self.holdings, HOLDING_SCHEMA),
+        }
+
+
+MATCH_SCHEMA = {"match": pl.String, "ruleset": pl.String, "players": pl.Int32,
+                "decks": pl.Int32, "source": pl.String, "start_levels": pl.List(pl.String),
+                "tags": pl.Object}
+HAND_SCHEMA = {
+    "match": pl.String, "hand": pl.Int32, "ruleset": pl.String, "dealer": pl.Int32,
+    "declarer": pl.Int32, "declarer_player": pl.String, "declarer_team": pl.Int32,
+    "trump": pl.String, "level": pl.String, "complete": pl.Boolean, "tricks": pl.Int32,
+    "defender_points": pl.Int32, "kitty_points": pl.Int32, "kitty_multiplier": pl.Int32,
+    "kitty_lost": pl.Boolean, "level_change": pl.List(pl.Int32), "next_dealer": pl.Int32,
+    "declarer_kept_deal": pl.Boolean, "violations": pl.Int32, "record_issues": pl.Int32,
+    "kitty_before": pl.List(pl.String), "kitty_after": pl.List(pl.String),
+}
+TRICK_SCHEMA = {
+    "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "leader": pl.Int32,
+    "leader_player": pl.String, "lead_pattern": pl.String, "lead_suit": pl.String,
+    "lead_is_trump": pl.Boolean, "throw": pl.Boolean, "failed_throw": pl.Boolean,
+    "trumped": pl.Boolean, "winner": pl.Int32, "winner_player": pl.String,
+    "winner_side": pl.String, "points": pl.Int32, "seat0": pl.String, "seat1": pl.String,
+    "seat2": pl.String, "seat3": pl.String,
+}
+PLAY_SCHEMA = {
+    "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "order": pl.Int32,
+    "seat": pl.Int32, "player": pl.String, "seq": pl.Int32, "cards": pl.List(pl.String),
+    "n_cards": pl.Int32, "is_lead": pl.Boolean, "won": pl.Boolean, "side": pl.String,
+}
+VIOLATION_SCHEMA = {
+    "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "seq": pl.Int32, "seat": pl.Int32,
+    "player": pl.String, "rule": pl.String, "cards": pl.List(pl.String),
+    "required": pl.String, "message": pl.String,
+}
+HOLDING_SCHEMA = {"match": pl.String, "hand": pl.Int32, "seat": pl.Int32, "player": pl.String,
+                  "cards": pl.List(pl.String), "hidden": pl.Int32}
+
+
+def _frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.DataFrame:
+    schema = {k: (pl.String if v is pl.Object else v) for k, v in schema.items()}
+    if rows and "tags" in schema:
+        import json
+
+        rows = [{**r, "tags": json.dumps(r["tags"], ensure_ascii=False) if r.get("tags")
+                 is not None else None} for r in rows]
+    if not rows:
+        return pl.DataFrame(schema=schema)
+    return pl.DataFrame(rows, schema=schema)
+
+
+# --- summaries -----------------------------------------------------------------------------------
+
+
+def player_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """Per player over all hands: tricks won and their share, points captured as a defender and
+    conceded as a declarer, leads, throws tried and stood, trumps played, kitties lost as
+    declarer, hands declared and kept, violations."""
+    plays, tricks, hands = frames["plays"], frames["tricks"], frames["hands"]
+    violations = frames["violations"]
+    if plays.is_empty():
+        return pl.DataFrame()
+    base = plays.group_by("player").agg(
+        pl.len().alias("plays"),
+        pl.col("is_lead").sum().alias("leads"),
+    )
+    won = tricks.group_by(pl.col("winner_player").alias("player")).agg(
+        pl.len().alias("tricks_won"),
+        pl.col("points").filter(pl.col("winner_side") == "defenders").sum()
+        .alias("points_captured"),
+    )
+    throws = tricks.filter(pl.col("throw") | pl.col("failed_throw")).group_by(
+        pl.col("leader_player").alias("player")).agg(
+        pl.len().alias("throws_tried"),
+        (~pl.col("failed_throw")).sum().alias("throws_stood"),
+    )
+    declared = hands.filter(pl.col("declarer_player").is_not_null()).group_by(
+        pl.col("declarer_player").alias("player")).agg(
+        pl.len().alias("hands_declared"),
+        pl.col("declarer_kept_deal").sum().alias("declarer_kept"),
+        pl.col("kitty_lost").sum().alias("kitties_lost"),
+        pl.col("defender_points").sum().alias("points_conceded"),
+    )
+    faults = violations.group_by("player").agg(pl.len().alias("violations"))
+    out = base
+    for extra in (won, throws, declared, faults):
+        out = out.join(extra, on="player", how="left")
+    total_tricks = max(tricks.height, 1)
+    return out.with_columns(
+        pl.col(c).fill_null(0) for c in ("tricks_won", "points_captured", "throws_tried",
+                                          "throws_stood", "hands_declared", "declarer_kept",
+                                          "kitties_lost", "points_conceded", "violations")
+    ).with_columns(
+        (pl.col("tricks_won") / total_tricks).alias("trick_share"),
+        pl.when(pl.col("hands_declared") > 0)
+        .then(pl.col("declarer_kept") / pl.col("hands_declared")).otherwise(None)
+        .alias("declarer_success"),
+    ).sort("player")
+
+
+def team_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """Per fixed team (seat % 2): hands declared, kept, points captured as defenders."""
+    hands = frames["hands"]
+    if hands.is_empty():
+        return pl.DataFrame()
+    return hands.filter(pl.col("declarer_team").is_not_null()).group_by("declarer_team").agg(
+        pl.len().alias("hands_declared"),
+        pl.col("declarer_kept_deal").sum().alias("kept"),
+        pl.col("defender_points").mean().alias("mean_points_conceded"),
+    ).sort("declarer_team")
+
+
+def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    v = frames["violations"]
+    if v.is_empty():
+        return pl.DataFrame(schema={"rule": pl.String, "count": pl.UInt32})
+    return v.group_by("rule").agg(pl.len().alias("count")).sort("count", descending=True)
+
+
+def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
+            anonymize: bool = False, keep_reports: bool = False, issues: list | None = None,
+            ruleset: str | None = None) -> Collector:
+    """Replay every hand once and gather all metrics."""
+    import replay
+
+    c = Collector(anonymize=anonymize, keep_reports=keep_reports)
+    for report in replay.validate(paths, ruleset=ruleset, issues=issues):
+        c.add(report)
+    return c

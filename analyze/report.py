@@ -1,0 +1,320 @@
+"""HTML review reports: a page per hand and a dashboard, from jinja2 templates and plotly charts.
+
+One self-contained file by default (plotly.js inlined once, every chart a div and a few lines of
+data), or a directory with one page per hand, an index and one shared plotly.js. Everything
+shown is escaped by jinja2's autoescaping.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import plotly.graph_objects as go
+import polars as pl
+from plotly.offline import get_plotlyjs
+
+from analyze.metrics import Collector, player_summary, team_summary, violations_by_rule
+from gamelog.cards import UNKNOWN, Card, Rank, Suit
+from gamelog.jsonl import atomic_output
+from replay import get_ruleset
+from replay.engine import HandReport
+
+LABELS = {
+    "en": {
+        "title": "Shengji review", "dashboard": "Dashboard", "hands": "Hands", "hand": "Hand",
+        "match": "Match", "trick": "Trick", "leader": "Leader", "winner": "Winner",
+        "points": "Points", "seat": "Seat", "holdings": "Holdings at the start",
+        "kitty_before": "Kitty as dealt", "kitty_after": "Kitty buried", "tricks": "Tricks",
+        "violations": "Violations", "none": "none", "trump": "Trump", "level": "Level",
+        "declarer": "Declarer", "dealer": "Dealer", "defenders_points": "Defenders' points",
+        "multiplier": "Kitty multiplier", "level_change": "Level change",
+        "next_dealer": "Next dealer", "failed_throw": "failed throw", "throw": "throw",
+        "trumped": "trumped", "players": "Players", "generated": "Generated",
+        "version": "shengji-toolkit", "ruleset": "Ruleset", "rule": "Rule",
+        "required": "required", "summary": "Summary", "clean": "clean",
+        "with_violations": "with violations", "chart_points": "Defenders' points, trick by trick",
+        "chart_levels": "Levels by hand", "chart_distribution": "Defenders' points per hand",
+        "chart_tricks": "Tricks won", "chart_capture": "Points captured as defenders",
+        "chart_rules": "Violations by rule", "back": "back to the dashboard",
+        "no_trump": "no-trump", "tricks_won": "tricks won", "player": "Player",
+        "notices": "Undetermined", "lead": "lead",
+    },
+    "zh": {
+        "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
+        "trick": "轮", "leader": "首家", "winner": "赢家", "points": "分", "seat": "座位",
+        "holdings": "起手牌", "kitty_before": "原底牌", "kitty_after": "扣底", "tricks": "出牌",
+        "violations": "违规", "none": "无", "trump": "主", "level": "级", "declarer": "庄家",
+        "dealer": "发牌", "defenders_points": "闲家得分", "multiplier": "扣底倍数",
+        "level_change": "升级", "next_dealer": "下局庄家", "failed_throw": "甩牌失败",
+        "throw": "甩牌", "trumped": "毙", "players": "玩家", "generated": "生成时间",
+        "version": "shengji-toolkit", "ruleset": "规则", "rule": "规则", "required": "应为",
+        "summary": "摘要", "clean": "无违规", "with_violations": "有违规",
+        "chart_points": "闲家累计得分", "chart_levels": "各局级数", "chart_distribution": "闲家得分分布",
+        "chart_tricks": "赢轮数", "chart_capture": "闲家捡分", "chart_rules": "违规统计",
+        "back": "返回总览", "no_trump": "无主", "tricks_won": "赢轮", "player": "玩家",
+        "notices": "无法判定", "lead": "首出",
+    },
+}
+SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}
+
+
+def _templates() -> jinja2.Environment:
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if candidate.is_dir():
+            break
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(candidate),
+                              autoescape=jinja2.select_autoescape(["html", "j2"]),
+                              trim_blocks=True, lstrip_blocks=True)
+
+
+def tool_version() -> str:
+    try:
+        return metadata.version("shengji-toolkit")
+    except metadata.PackageNotFoundError:
+        return "dev"
+
+
+@dataclass
+class CardView:
+    text: str
+    red: bool
+    hidden: bool = False
+
+
+def card_views(tokens: Iterable[str], order: Any | None, lang: str) -> list[CardView]:
+    known = [Card.parse(t) for t in tokens if t != UNKNOWN]
+    hidden = sum(1 for t in tokens if t == UNKNOWN)
+    if order is not None:
+        known = sorted(known, key=order.sort_key)
+    out = [CardView(c.display(lang), c.is_red) for c in known]
+    out += [CardView("?", False, True)] * hidden
+    return out
+
+
+class Chart:
+    """A plotly figure rendered as a div plus its data; plotly.js comes from the page."""
+
+    counter = 0
+
+    def __init__(self, fig: go.Figure) -> None:
+        Chart.counter += 1
+        self.id = f"chart{Chart.counter}"
+        fig.update_layout(margin={"l": 50, "r": 20, "t": 40, "b": 40}, height=320,
+                          template="plotly_white")
+        self.json = fig.to_json()
+
+    def script(self) -> str:
+        # JSON inside a <script>: escape "</" so no string can close the tag.
+        data = self.json.replace("</", "<\\/")
+        return (f"(function(){{var f={data};Plotly.newPlot('{self.id}',f.data,f.layout,"
+                "{displayModeBar:false,responsive:true});})();")
+
+
+def _order_for(report: HandReport, rules: Any) -> Any:
+    if report.trump is None or rules is None:
+        return None
+    level = None if report.level in (None, "NT") else Rank.parse(report.level)
+    trump = None if report.trump == "NT" else Suit(report.trump)
+    return rules.order(trump, level)
+
+
+def hand_context(report: HandReport, collector: Collector, lang: str) -> dict[str, Any]:
+    hand = report.record
+    header = hand.header if hand is not None else None
+    rules = None
+    try:
+        if header is not None:
+            rules = get_ruleset(header.ruleset, players=header.players, decks=header.decks,
+                                **header.options)
+    except ValueError:
+        rules = None
+    order = _order_for(report, rules)
+    key = (report.match, report.hand)
+    holdings = [h for h in collector.holdings if (h["match"], h["hand"]) == key]
+    hand_row = next(h for h in collector.hands if (h["match"], h["hand"]) == key)
+    by_trick: dict[int | None, list] = {}
+    for v in report.violations:
+        by_trick.setdefault(v.trick, []).append(v)
+    players = header.players if header is not None else 4
+    seat_names = [collector.player(header, s) for s in range(players)]
+    tricks = []
+    cumulative, running = [], 0
+    side = set(report.declarer_side)
+    for t in report.tricks:
+        plays = {p.seat: card_views([str(Card(c)) for c in p.cards], order, lang)
+                 for p in t.plays}
+        if t.winner is not None and side and t.winner not in side:
+            running += t.points
+        cumulative.append(running)
+        tricks.append({
+            "number": t.number, "leader": t.leader, "winner": t.winner, "points": t.points,
+            "plays": [plays.get(s, []) for s in range(players)],
+            "throw": t.throw, "trumped": t.trumped,
+            "failed_throw": card_views([str(Card(c)) for c in t.failed_throw], order, lang)
+            if t.failed_throw is not None else None,
+            "violations": by_trick.get(t.number, []),
+            "defender": t.winner is not None and bool(side) and t.winner not in side,
+        })
+    chart = None
+    if report.tricks:
+        fig = go.Figure(go.Scatter(x=[t.number for t in report.tricks], y=cumulative,
+                                   mode="lines+markers", name=LABELS[lang]["defenders_points"]))
+        for points, label in (rules.point_thresholds() if rules is not None else []):
+            fig.add_hline(y=points, line_dash="dot", line_color="#c0392b",
+                          annotation_text=f"{points}: {label}", annotation_position="top left")
+        fig.update_layout(title=LABELS[lang]["chart_points"], xaxis_title=LABELS[lang]["trick"],
+                          yaxis_title=LABELS[lang]["points"])
+        chart = Chart(fig)
+    trump_name = (LABELS[lang]["no_trump"] if report.trump == "NT"
+                  else SUIT_NAMES.get(report.trump or "") or "?")
+    return {
+        "report": report, "anchor": f"hand-{_slug(report.match)}-{report.hand}",
+        "seat_names": seat_names,
+        "holdings": [{"seat": h["seat"], "player": h["player"],
+                      "cards": card_views(h["cards"], order, lang)} for h in holdings],
+        "kitty_before": card_views(hand_row["kitty_before"] or [], order, lang)
+        if hand_row["kitty_before"] else None,
+        "kitty_after": card_views(hand_row["kitty_after"] or [], order, lang)
+        if hand_row["kitty_after"] else None,
+        "tricks": tricks, "untricked": by_trick.get(None, []), "chart": chart,
+        "trump_name": trump_name, "outcome": report.outcome,
+        "red_trump": report.trump in ("H", "D"),
+    }
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text)
+
+
+def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
+    L = LABELS[lang]
+    charts: list[Chart] = []
+    hands = frames["hands"]
+    if not hands.is_empty():
+        fig = go.Figure()
+        levels = _levels(hands, frames["matches"])
+        for (match, team), rows in levels.items():
+            fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[r[1] for r in rows],
+                                     mode="lines+markers", name=f"{match} · team {team}"))
+        fig.update_layout(title=L["chart_levels"], xaxis_title=L["hand"],
+                          yaxis={"title": L["level"], "tickvals": list(range(13)),
+                                 "ticktext": list("23456789") + ["10", "J", "Q", "K", "A"]})
+        charts.append(Chart(fig))
+        pts = [p for p in hands["defender_points"].to_list() if p is not None]
+        charts.append(Chart(go.Figure(go.Histogram(x=pts, nbinsx=20)).update_layout(
+            title=L["chart_distribution"], xaxis_title=L["defenders_points"])))
+    summary = player_summary(frames)
+    if not summary.is_empty():
+        charts.append(Chart(go.Figure(go.Bar(x=summary["player"].to_list(),
+                                             y=summary["tricks_won"].to_list())).update_layout(
+            title=L["chart_tricks"])))
+        charts.append(Chart(go.Figure(go.Bar(x=summary["player"].to_list(),
+                                             y=summary["points_captured"].to_list()))
+                            .update_layout(title=L["chart_capture"])))
+    rules = violations_by_rule(frames)
+    if not rules.is_empty():
+        charts.append(Chart(go.Figure(go.Bar(x=rules["count"].to_list(),
+                                             y=rules["rule"].to_list(), orientation="h"))
+                            .update_layout(title=L["chart_rules"])))
+    return charts
+
+
+LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "NT"]
+
+
+def _levels(hands: pl.DataFrame, matches: pl.DataFrame) -> dict[tuple[str, int], list]:
+    """(match, team) -> [(hand, level index)] from the start levels and each level change."""
+    start = {r["match"]: r["start_levels"] for r in matches.iter_rows(named=True)}
+    out: dict[tuple[str, int], list] = {}
+    current: dict[str, list[int]] = {}
+    for row in hands.sort(["match", "hand"]).iter_rows(named=True):
+        m = row["match"]
+        if m not in current:
+            lv = start.get(m) or ["2", "2"]
+            current[m] = [LEVELS.index(x) if x in LEVELS else 0 for x in lv]
+        for team, value in enumerate(current[m]):
+            out.setdefault((m, team), []).append((row["hand"], value))
+        change = row["level_change"] or []
+        current[m] = [min(v + (change[i] if i < len(change) else 0), 12)
+                      for i, v in enumerate(current[m])]
+    return out
+
+
+def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = "en",
+           title: str | None = None, max_hand_pages: int | None = None) -> list[Path]:
+    """Write the report: one HTML file, or (output ending in / or an existing directory) an
+    index plus one page per hand. Returns the files written."""
+    env = _templates()
+    frames = collector.frames()
+    L = LABELS[lang]
+    out = Path(output)
+    as_dir = str(output).endswith(("/", os.sep)) or out.is_dir()
+    summary = player_summary(frames)
+    hands = frames["hands"]
+    rulesets = sorted({r["ruleset"] for r in collector.matches}) or ["?"]
+    stamp = {
+        "version": tool_version(), "rulesets": ", ".join(rulesets),
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+    reports = collector.reports
+    if max_hand_pages is not None:
+        reports = reports[:max_hand_pages]
+    common = {"L": L, "lang": lang, "stamp": stamp, "title": title or L["title"],
+              "anonymized": collector.anonymize}
+    dashboard = {
+        "charts": dashboard_charts(frames, lang),
+        "players": summary.to_dicts() if not summary.is_empty() else [],
+        "teams": team_summary(frames).to_dicts() if not hands.is_empty() else [],
+        "hands": hands.select(["match", "hand", "declarer_player", "trump", "level",
+                               "defender_points", "violations"]).to_dicts()
+        if not hands.is_empty() else [],
+        "n_hands": hands.height,
+        "n_clean": hands.filter((pl.col("violations") == 0) & (pl.col("record_issues") == 0))
+        .height if not hands.is_empty() else 0,
+        "n_violations": frames["violations"].height,
+    }
+    written: list[Path] = []
+    if not as_dir:
+        pages = [hand_context(r, collector, lang) for r in reports]
+        html = env.get_template("report.html.j2").render(
+            **common, dashboard=dashboard, pages=pages, plotly_js=get_plotlyjs(),
+            plotly_src=None, single=True)
+        _write(out, html)
+        return [out]
+    out.mkdir(parents=True, exist_ok=True)
+    _write(out / "plotly.min.js", get_plotlyjs())
+    for r in reports:
+        page = hand_context(r, collector, lang)
+        html = env.get_template("report.html.j2").render(
+            **common, dashboard=None, pages=[page], plotly_js=None, plotly_src="plotly.min.js",
+            single=False)
+        path = out / f"{page['anchor']}.html"
+        _write(path, html)
+        written.append(path)
+    html = env.get_template("report.html.j2").render(
+        **common, dashboard=dashboard, pages=[], plotly_js=None, plotly_src="plotly.min.js",
+        single=False)
+    _write(out / "index.html", html)
+    return [out / "index.html", *written]
+
+
+def _write(path: Path, text: str) -> None:
+    with atomic_output(path) as f:
+        f.write(text.encode())
+
+
+def json_summary(collector: Collector) -> str:
+    """The dashboard's numbers as JSON (for machines)."""
+    frames = collector.frames()
+    return json.dumps({"players": player_summary(frames).to_dicts(),
+                       "violations_by_rule": violations_by_rule(frames).to_dicts()},
+                      ensure_ascii=False, default=str)

@@ -207,7 +207,7 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
                                      mode="lines+markers", name=f"{match} · team {team}"))
         fig.update_layout(title=L["chart_levels"], xaxis_title=L["hand"],
                           yaxis={"title": L["level"], "tickvals": list(range(13)),
-                                 "ticktext": list("23456789") + ["10", "J", "Q", "K", "A"]})
+                                 "ticktext": [*"23456789", "10", "J", "Q", "K", "A"]})
         charts.append(Chart(fig))
         pts = [p for p in hands["defender_points"].to_list() if p is not None]
         charts.append(Chart(go.Figure(go.Histogram(x=pts, nbinsx=20)).update_layout(

@@ -120,7 +120,6 @@ def main() -> None:
                 replicate(path, big, times)
             print(f"peak memory, {len(hands) * times:>9,} hands ({big.stat().st_size / 1e6:,.0f} MB):"
                   f" {peak_rss(big):6.0f} MB")
-        del resource
 
 
 if __name__ == "__main__":

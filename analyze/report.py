@@ -100,17 +100,27 @@ def card_views(tokens: Iterable[str], order: Any | None, lang: str) -> list[Card
     return out
 
 
+LAYOUT = {"margin": {"l": 50, "r": 20, "t": 40, "b": 40}, "height": 320}
+
+
 class Chart:
-    """A plotly figure rendered as a div plus its data; plotly.js comes from the page."""
+    """A plotly figure rendered as a div plus its data; plotly.js comes from the page.
+
+    Takes a ``go.Figure`` (dashboard) or a plain ``{"data": ..., "layout": ...}`` dict (hand
+    pages: building thousands of validated Figure objects would dominate the report's time)."""
 
     counter = 0
 
-    def __init__(self, fig: go.Figure) -> None:
+    def __init__(self, fig: go.Figure | dict[str, Any]) -> None:
         Chart.counter += 1
         self.id = f"chart{Chart.counter}"
-        fig.update_layout(margin={"l": 50, "r": 20, "t": 40, "b": 40}, height=320,
-                          template="plotly_white")
-        self.json = fig.to_json()
+        if isinstance(fig, dict):
+            layout = {**LAYOUT, "plot_bgcolor": "#fff", "paper_bgcolor": "#fff",
+                      **fig.get("layout", {})}
+            self.json = json.dumps({"data": fig["data"], "layout": layout}, ensure_ascii=False)
+        else:
+            fig.update_layout(**LAYOUT, template="plotly_white")
+            self.json = fig.to_json()
 
     def script(self) -> str:
         # JSON inside a <script>: escape "</" so no string can close the tag.
@@ -166,14 +176,22 @@ def hand_context(report: HandReport, collector: Collector, lang: str) -> dict[st
         })
     chart = None
     if report.tricks:
-        fig = go.Figure(go.Scatter(x=[t.number for t in report.tricks], y=cumulative,
-                                   mode="lines+markers", name=LABELS[lang]["defenders_points"]))
+        L = LABELS[lang]
+        shapes, notes = [], []
         for points, label in (rules.point_thresholds() if rules is not None else []):
-            fig.add_hline(y=points, line_dash="dot", line_color="#c0392b",
-                          annotation_text=f"{points}: {label}", annotation_position="top left")
-        fig.update_layout(title=LABELS[lang]["chart_points"], xaxis_title=LABELS[lang]["trick"],
-                          yaxis_title=LABELS[lang]["points"])
-        chart = Chart(fig)
+            shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": points,
+                           "y1": points, "line": {"dash": "dot", "color": "#c0392b"}})
+            notes.append({"xref": "paper", "x": 0, "y": points, "text": f"{points}: {label}",
+                          "showarrow": False, "xanchor": "left", "yanchor": "bottom",
+                          "font": {"size": 11, "color": "#c0392b"}})
+        chart = Chart({
+            "data": [{"type": "scatter", "mode": "lines+markers", "name": L["defenders_points"],
+                      "x": [t.number for t in report.tricks], "y": cumulative}],
+            "layout": {"title": {"text": L["chart_points"]}, "shapes": shapes,
+                       "annotations": notes, "xaxis": {"title": {"text": L["trick"]},
+                                                       "gridcolor": "#eef1f4"},
+                       "yaxis": {"title": {"text": L["points"]}, "gridcolor": "#eef1f4"}},
+        })
     trump_name = (LABELS[lang]["no_trump"] if report.trump == "NT"
                   else SUIT_NAMES.get(report.trump or "") or "?")
     return {

@@ -309,7 +309,9 @@ class HandReplay:
         prev = self.declaration
         if prev is not None:
             pseat, pdecl = prev
-            if pseat == ev.seat and pdecl.trump != decl.trump:
+            switched = pdecl.trump != decl.trump or (
+                pdecl.card is not None and decl.card is not None and pdecl.card != decl.card)
+            if pseat == ev.seat and switched:
                 self.violation("declare.own-switch",
                                f"seat {ev.seat} overrides its own declaration of {pdecl.label} "
                                f"with {decl.label}; a seat may only reinforce its own suit.",
@@ -349,8 +351,24 @@ class HandReplay:
         return [c for c, n in sorted(counts.items()) for _ in range(n)]
 
     def on_trump(self, ev: TrumpChosen) -> None:
-        self.trump = None if ev.trump == "NT" else SUIT_OF[ev.trump]
+        named = None if ev.trump == "NT" else SUIT_OF[ev.trump]
+        if self.declaration is None:
+            due = self._kitty_trump()
+            if due != "undetermined" and due != named:
+                what = "no-trump" if due is None else due.name.lower()  # type: ignore[union-attr]
+                self.violation("trump.wrong",
+                               f"nobody declared, so the kitty's card names trump ({what}), but "
+                               f"the record makes {ev.trump} trump.", seat=ev.seat,
+                               required=f"trump {what}")
+        self.trump = named
         self.trump_known = True
+
+    def _kitty_trump(self) -> Suit | str | None:
+        """Trump by the ruleset's rule for a deal without declarations, where it has one."""
+        if self.dealt_kitty is None or UNKNOWN in self.dealt_kitty:
+            return "undetermined"
+        return self.rules.trump_without_declaration(
+            [Card(CARD_BY_TOKEN[t]) for t in self.dealt_kitty])
 
     def on_auction(self, ev: Bid | Pass) -> None:
         if not self.rules.has_auction:
@@ -437,6 +455,11 @@ class HandReplay:
             return True
         if self.undetermined:
             return False
+        if not self.trump_known:
+            default = self._kitty_trump()
+            if default != "undetermined":
+                self.trump = default  # type: ignore[assignment]
+                self.trump_known = True
         if not self.trump_known:
             self.log.notice("the record never says which suit is trump (nobody declared and no "
                             "trump event); the seed is silent, so the play is not checked",

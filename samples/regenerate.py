@@ -31,6 +31,7 @@ MATCHES = [  # (file stem, ruleset, options, seed)
     ("tractor-1deck", "tractor", {"decks": 1}, 1),
     ("tractor-2deck", "tractor", {"decks": 2}, 2),
     ("tractor-3deck", "tractor", {"decks": 3}, 3),
+    ("four-deck", "four-deck", {}, 4),
 ]
 
 

@@ -15,10 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 VIOLATIONS = ROOT / "samples" / "violations" / "tractor.jsonl"
 
 
-def test_tractor_examples_validate_clean():
+def test_examples_of_implemented_rulesets_validate_clean():
     reports = [r for r in replay.validate(ROOT / "samples" / "examples")
-               if r.ruleset == "tractor"]
-    assert len(reports) == 6
+               if r.ruleset in ("tractor", "four-deck")]
+    assert len(reports) == 8
     for r in reports:
         assert r.ok and r.complete, [str(v) for v in r.violations]
 
@@ -44,10 +44,7 @@ def test_validate_output_matches_the_expected_file():
 
 def test_every_rule_id_in_the_spec_is_exercised_by_the_violation_samples():
     spec = (ROOT / "docs" / "rules" / "tractor.md").read_text()
-    import re
-
-    ids = set(re.findall(r"`((?:deal|declare|kitty|play|lead|throw|follow|result|hand|auction|"
-                         r"surrender|header)\.[a-z-]+)`", spec))
+    ids = spec_ids(spec)
     sampled = set()
     for line in VIOLATIONS.read_text().splitlines():
         event = json.loads(line)
@@ -56,3 +53,22 @@ def test_every_rule_id_in_the_spec_is_exercised_by_the_violation_samples():
     tested = (ROOT / "tests" / "test_tractor_rules.py").read_text()
     missing = {i for i in ids if i not in sampled and i not in tested}
     assert not missing, f"rule ids with neither a sample nor a test: {sorted(missing)}"
+
+
+def spec_ids(spec: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"`((?:deal|declare|kitty|play|lead|throw|follow|result|hand|auction|"
+                          r"surrender|header|trump)\.[a-z-]+)`", spec))
+
+
+def test_every_rule_id_of_the_four_deck_spec_has_a_test():
+    ids = spec_ids((ROOT / "docs" / "rules" / "four-deck.md").read_text())
+    tests = (ROOT / "tests" / "test_four_deck_rules.py").read_text()
+    shared = (ROOT / "tests" / "test_tractor_rules.py").read_text() + \
+        (ROOT / "samples" / "violations" / "tractor.jsonl").read_text()
+    own = {"follow.quad-required", "follow.quad-tractor-required", "follow.triple-tractor-required",
+           "trump.wrong", "declare.not-a-step", "declare.not-higher", "declare.own-switch"}
+    for rule in ids:
+        where = tests if rule in own else tests + shared
+        assert rule in where, f"{rule} has no test"

@@ -28,9 +28,12 @@ def test_same_seed_same_games():
     assert a == b and a != c
 
 
-@pytest.mark.parametrize("decks", [1, 2, 3])
-def test_simulated_matches_are_clean_and_complete(decks):
-    rules = get_ruleset("tractor", decks=decks)
+VARIANTS = [("tractor", 1), ("tractor", 2), ("tractor", 3), ("four-deck", 4)]
+
+
+@pytest.mark.parametrize(("name", "decks"), VARIANTS)
+def test_simulated_matches_are_clean_and_complete(name, decks):
+    rules = get_ruleset(name, decks=decks)
     events = list(simulate(rules, matches=3, seed=decks))
     kinds = collections.Counter(type(e).__name__ for e in events)
     assert kinds["Declare"] > 0 and kinds["KittyBury"] > 0 and kinds["Result"] > 0
@@ -41,12 +44,12 @@ def test_simulated_matches_are_clean_and_complete(decks):
     assert len(reports) > 3
 
 
-RECALL_HANDS = {1: 1500, 2: 1000, 3: 600}
+RECALL_HANDS = {1: 1200, 2: 1000, 3: 600, 4: 500}
 
 
-@pytest.mark.parametrize("decks", [1, 2, 3])
-def test_injected_violations_are_all_found_and_nothing_else(decks):
-    rules = get_ruleset("tractor", decks=decks)
+@pytest.mark.parametrize(("name", "decks"), VARIANTS)
+def test_injected_violations_are_all_found_and_nothing_else(name, decks):
+    rules = get_ruleset(name, decks=decks)
     clean = []
     seed = 100
     while sum(1 for e in clean if type(e).__name__ == "HandStart") < RECALL_HANDS[decks]:

@@ -36,6 +36,8 @@ class Declaration:
     step: int
     trump: Suit | None  # None = no-trump
     label: str
+    card: int | None = None
+    """The card shown (all copies identical), or None where any mix counts (seed 001's jokers)."""
 
 
 @dataclass
@@ -157,6 +159,11 @@ class Ruleset:
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int) -> Outcome:
         raise NotImplementedError
+
+    def trump_without_declaration(self, kitty: list[Card]) -> Suit | str | None:
+        """Trump when nobody declares, from the kitty as dealt; ``"undetermined"`` where the
+        seed is silent (the record's ``trump`` event is then accepted as it is)."""
+        return "undetermined"
 
     def point_thresholds(self) -> list[tuple[int, str]]:
         """Defenders' point totals where the outcome changes, with a short label (for charts)."""

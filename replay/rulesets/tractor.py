@@ -68,7 +68,7 @@ class Tractor(Ruleset):
             return f"{n} level cards are not a declaration with {self.decks} deck(s)"
         suit = cards[0].suit
         label = {1: "a single", 2: "a pair of", 3: "three"}[n]
-        return Declaration(steps[n], suit, f"{label} {cards[0].symbol}")
+        return Declaration(steps[n], suit, f"{label} {cards[0].symbol}", card=int(cards[0]))
 
     def kitty_multiplier(self, winning: list[Unit]) -> int:
         """Rulings 30-32: first match of Titanic 2·3^len, triple 6, tractor 2·2^len, pair 4, 2."""

@@ -24,7 +24,7 @@ import msgspec
 
 from gamelog.cards import CARD_TOKENS, UNKNOWN
 
-FORMAT_VERSION = "1.0"
+FORMAT_VERSION = "1.1"
 """``MAJOR.MINOR``. A reader accepts any minor of its major; see docs/format.md, *Versioning*."""
 
 CardToken = Literal[CARD_TOKENS]  # type: ignore[valid-type]
@@ -218,7 +218,8 @@ class Result(Event, tag="result", kw_only=True):
     """The source's claim of the hand's outcome; every field optional.
 
     ``defender_points`` includes the kitty award; ``level_change`` and ``settlement`` are
-    indexed by team and by seat.
+    indexed by team and by seat; ``round_settlement`` (format 1.1) is the per-seat settlement of
+    a round of hands closed by this one (标分's rounds of six).
     """
 
     defender_points: int | None = None
@@ -227,6 +228,7 @@ class Result(Event, tag="result", kw_only=True):
     level_change: list[int] | None = None
     next_dealer: int | None = None
     settlement: list[int] | None = None
+    round_settlement: list[int] | None = None
 
 
 AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union of the classes

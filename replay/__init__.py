@@ -71,6 +71,8 @@ def _carry(ctx: MatchContext, hand: Hand, report: HandReport) -> None:
     hand's own result records when the two differ (that mismatch is reported on this hand
     already), so that one broken hand does not condemn the next. With neither, the next hand's
     dealer and levels are not checked."""
+    if report.round_length and report.declarer is not None:
+        ctx.round_declarers.append(report.declarer)
     start = hand.start
     levels = list(start.levels) if start is not None and start.levels else ctx.levels
     options: list[tuple[list[int] | None, int | None]] = []

@@ -96,6 +96,12 @@ class HandReport:
     level: str | None = None
     complete: bool = False
     declarer_side: list[int] = field(default_factory=list)
+    contract: int | None = None
+    """The winning bid (标分)."""
+    bids: list[tuple[int, int | None]] = field(default_factory=list)
+    """The auction: (seat, points) for a bid, (seat, None) for a pass."""
+    surrendered: bool = False
+    round_length: int = 0
     record: Hand | None = None
     """The hand replayed (for analyzers: holdings, kitty, seats)."""
 
@@ -112,6 +118,8 @@ class MatchContext:
     next_dealer: int | None = None
     accepted_levels: list[list[str]] = field(default_factory=list)
     accepted_dealers: list[int] = field(default_factory=list)
+    round_declarers: list[int] = field(default_factory=list)
+    """Declarers of the round so far (标分's rounds of six hands)."""
 
 
 class HandReplay:
@@ -155,6 +163,14 @@ class HandReplay:
         self.seq: int | None = None
         self.points_table = [ruleset.card_points(Card(c)) for c in range(54)]
         self.left = [0] * n  # cards in each seat's hand, known or hidden
+        self.bids: list[tuple[int, int | None]] = []
+        self.passed: set[int] = set()
+        self.contract: int | None = None
+        self.high_bidder: int | None = None
+        self.auction_closed = False
+        self.kitty_seen = False
+        self.surrendered = False
+        self.bombs: tuple[int, ...] = ()
         self._side: set[int] = set()
         self._side_of: int | None = None
         self.class_left: list[list[int]] | None = None  # known cards per suit class, once
@@ -198,6 +214,9 @@ class HandReplay:
             handler(self, ev)
 
     def on_hand(self, ev: HandStart) -> None:
+        length = self.rules.round_length
+        if length and (ev.hand - 1) % length == 0:
+            self.context.round_declarers = []
         self.dealer = ev.dealer
         self.declarer = ev.declarer if ev.declarer is not None else ev.dealer
         self.first_draw = ev.first_draw or 0
@@ -234,6 +253,8 @@ class HandReplay:
                            f"{r.kitty_size()} to the kitty.",
                            required=f"{r.players} × {r.hand_size()} + {r.kitty_size()}")
         self._check_conservation(exact=ev.kitty is not None)
+        self.bombs = tuple(seat for seat in range(self.players) for rank in range(13)
+                           if sum(self.held[seat][s * 13 + rank] for s in range(4)) >= 8)
 
     def on_setup(self, ev: Setup) -> None:
         self._set_holdings(ev.holdings, ev.kitty)
@@ -352,6 +373,20 @@ class HandReplay:
 
     def on_trump(self, ev: TrumpChosen) -> None:
         named = None if ev.trump == "NT" else SUIT_OF[ev.trump]
+        if self.rules.has_auction:
+            self.close_auction()
+            if self.declarer is not None and ev.seat != self.declarer:
+                self.violation("auction.trump-wrong-seat",
+                               f"seat {ev.seat} names trump, but seat {self.declarer} won the "
+                               "auction.", seat=ev.seat, required=f"seat {self.declarer} names it")
+            if self.kitty_seen:
+                self.violation("auction.trump-after-kitty",
+                               "trump is named after the declarer has taken the kitty; it must be "
+                               "named before seeing it.", seat=ev.seat)
+            if named is None:
+                self.violation("auction.trump-not-a-suit",
+                               "the declarer must name one of the four suits, not no-trump.",
+                               seat=ev.seat)
         if self.declaration is None:
             due = self._kitty_trump()
             if due != "undetermined" and due != named:
@@ -375,8 +410,59 @@ class HandReplay:
             self.violation("auction.not-allowed",
                            f"{self.rules.name} has no auction, but seat {ev.seat} bids or passes.",
                            seat=ev.seat)
+            return
+        seat = ev.seat
+        if self.auction_closed:
+            self.violation("auction.out-of-turn",
+                           f"seat {seat} bids or passes after the auction has closed.", seat=seat)
+            return
+        if self.bids:
+            expected = self._next_bidder()
+            if expected is not None and seat != expected:
+                self.violation("auction.out-of-turn",
+                               f"seat {seat} bids or passes, but it is seat {expected}'s turn.",
+                               seat=seat, required=f"seat {expected} bids or passes")
+        if seat in self.passed:
+            self.violation("auction.after-pass",
+                           f"seat {seat} has passed, and a pass is final, but it bids again.",
+                           seat=seat)
+        if isinstance(ev, Bid):
+            why = self.rules.check_bid(ev.points, self.contract)
+            if why is not None:
+                rule = "auction.not-lower" if "lower" in why else "auction.bad-amount"
+                self.violation(rule, f"seat {seat} bids {ev.points}: {why}.", seat=seat)
+            self.contract = ev.points
+            self.high_bidder = seat
+        else:
+            self.passed.add(seat)
+        self.bids.append((seat, ev.points if isinstance(ev, Bid) else None))
+
+    def _next_bidder(self) -> int | None:
+        """The next seat still in the auction after the last one to act."""
+        last = self.bids[-1][0]
+        for k in range(1, self.players + 1):
+            seat = (last + k) % self.players
+            if seat not in self.passed:
+                return seat
+        return None
+
+    def close_auction(self) -> None:
+        """Settle the declarer once the auction is over: the lowest bidder, or the opener at 80
+        if nobody bid (ruling 54)."""
+        if self.auction_closed or not self.rules.has_auction:
+            return
+        self.auction_closed = True
+        if self.high_bidder is not None:
+            self.declarer = self.dealer = self.high_bidder
+        elif self.bids:
+            self.declarer = self.dealer = self.bids[0][0]
+            self.contract = 80
+        elif self.declarer is not None:
+            self.dealer = self.declarer
 
     def on_kitty_take(self, ev: KittyTake) -> None:
+        self.close_auction()
+        self.kitty_seen = True
         if self.declarer is not None and ev.seat != self.declarer:
             self.violation("kitty.wrong-seat",
                            f"seat {ev.seat} takes the kitty, but seat {self.declarer} declares.",
@@ -446,6 +532,28 @@ class HandReplay:
             self.violation("surrender.not-allowed",
                            f"{self.rules.name} has no surrender, but seat {ev.seat} surrenders.",
                            seat=ev.seat)
+            return
+        self.close_auction()
+        if self.declarer is not None and ev.seat != self.declarer:
+            self.violation("surrender.not-declarer",
+                           f"seat {ev.seat} surrenders, but only the declarer "
+                           f"(seat {self.declarer}) may.", seat=ev.seat)
+            return
+        if self.tricks or self.trick is not None:
+            self.violation("surrender.too-late",
+                           f"seat {ev.seat} surrenders after play has begun; the declarer may "
+                           "surrender only before the first lead.", seat=ev.seat)
+            return
+        self.surrendered = True
+        if self.declarer is not None:
+            out = self.rules.surrender_outcome(self.declarer, self.contract)
+            if out is None:
+                self.log.notice("the seed's text on surrender below 55 is cut off; the "
+                                "settlement is not checked", self.seq)
+            else:
+                self._close_round(out)
+            self.outcome = out
+        self.finished = True
 
     # -- play -----------------------------------------------------------------------------------
 
@@ -453,6 +561,7 @@ class HandReplay:
         """Fix trump and card order before the first play; ``False`` if it cannot be known."""
         if self.order is not None:
             return True
+        self.close_auction()
         if self.undetermined:
             return False
         if not self.trump_known:
@@ -789,8 +898,21 @@ class HandReplay:
                 self.log.notice("the kitty has hidden cards: its points are not known", self.seq)
         dealer = self.dealer if self.dealer is not None else self.declarer
         if self.declarer is not None and dealer is not None:
-            self.outcome = r.outcome(points, kitty_points, multiplier, dealer, self.declarer)
+            self.outcome = r.outcome(points, kitty_points, multiplier, dealer, self.declarer,
+                                     contract=self.contract, bombs=self.bombs)
+            for note in self.outcome.notes:
+                self.log.notice(note, self.seq)
+            self._close_round(self.outcome)
         self.finished = True
+
+    def _close_round(self, out: Outcome) -> None:
+        """On the last hand of a round, the round's settlement (标分)."""
+        length = self.rules.round_length
+        if not length or self.declarer is None or (self.hand.number - 1) % length != length - 1:
+            return
+        declarers = [*self.context.round_declarers, self.declarer]
+        if len(declarers) == length:
+            out.round_settlement = self.rules.round_settlement(declarers)
 
     def report(self) -> HandReport:
         """What the replay found so far."""
@@ -803,7 +925,9 @@ class HandReplay:
             notices=self.log.notices, record_issues=list(self.hand.issues), dealer=self.dealer,
             declarer=self.declarer, trump=trump, level=self.level, complete=self.finished,
             declarer_side=sorted(self.rules.declarer_side(self.declarer))
-            if self.declarer is not None else [], record=self.hand,
+            if self.declarer is not None else [], record=self.hand, contract=self.contract,
+            bids=list(self.bids), surrendered=self.surrendered,
+            round_length=self.rules.round_length,
         )
 
     # -- claims ---------------------------------------------------------------------------------
@@ -853,7 +977,15 @@ class HandReplay:
              "the level change"),
             ("next_dealer", out.next_dealer, "result.next-dealer-mismatch", "the next dealer"),
             ("settlement", out.settlement, "result.settlement-mismatch", "the settlement"),
+            ("round_settlement", out.round_settlement, "result.round-settlement-mismatch",
+             "the round's settlement"),
         ]
+        for name in ("settlement", "round_settlement"):
+            recorded = getattr(ev, name)
+            if recorded is not None and sum(recorded) != 0:
+                self.violation("result.settlement-not-zero",
+                               f"the recorded {name.replace('_', ' ')} {recorded} does not sum "
+                               "to zero.", trick=None, required="a zero sum")
         for name, computed, rule, label in checks:
             recorded = getattr(ev, name)
             if recorded is None:

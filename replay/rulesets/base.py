@@ -50,6 +50,7 @@ class Outcome:
     level_change: list[int] | None = None
     next_dealer: int | None = None
     settlement: list[int] | None = None
+    round_settlement: list[int] | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -157,8 +158,23 @@ class Ruleset:
         raise NotImplementedError
 
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
-                dealer: int, declarer: int) -> Outcome:
+                dealer: int, declarer: int, *, contract: int | None = None,
+                bombs: tuple[int, ...] = ()) -> Outcome:
         raise NotImplementedError
+
+    def surrender_outcome(self, declarer: int, contract: int | None) -> Outcome | None:
+        """The outcome of a surrender, where the ruleset allows one (``None``: not checked)."""
+        return None
+
+    def check_bid(self, points: int, lowest: int | None) -> str | None:
+        """Why a bid is not allowed after the lowest bid so far (``None``: it is)."""
+        return "this ruleset has no auction"
+
+    def round_settlement(self, declarers: list[int]) -> list[int] | None:
+        """Settlement of a round closed after these hands' declarers (``None``: no rounds)."""
+        return None
+
+    round_length: int = 0
 
     def trump_without_declaration(self, kitty: list[Card]) -> Suit | str | None:
         """Trump when nobody declares, from the kitty as dealt; ``"undetermined"`` where the

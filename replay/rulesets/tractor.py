@@ -90,7 +90,8 @@ class Tractor(Ruleset):
         return _thresholds(self.decks)
 
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
-                dealer: int, declarer: int) -> Outcome:
+                dealer: int, declarer: int, *, contract: int | None = None,
+                bombs: tuple[int, ...] = ()) -> Outcome:
         up, declarer_side = level_steps(self.decks, defender_points)
         team = declarer % 2
         change = [0, 0]

@@ -205,7 +205,9 @@ def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[It
                 continue
             where = pc.indices_nonzero(pc.equal(types, tag))
             rows = where.to_pylist()
-            columns = [batch.column(name).take(where).to_pylist() for name in _FIELD_COLUMNS[tag]]
+            names = batch.schema.names
+            columns = [batch.column(name).take(where).to_pylist() if name in names
+                       else [None] * len(rows) for name in _FIELD_COLUMNS[tag]]
             for k, ev in zip(rows, _BULK[tag](*columns), strict=True):
                 out[k] = (row0 + k, ev)
         if pc.any(slow).as_py():

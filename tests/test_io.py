@@ -367,3 +367,12 @@ def test_loads_reads_text():
     issues = []
     assert len(loads(text + "{\n", strict=False, issues=issues)[0].hands) == 2
     assert len(issues) == 1
+
+
+def test_parquet_of_an_older_minor_without_newer_columns_reads(tmp_path):
+    dump(small_match(), tmp_path / "a.parquet")
+    table = pq.read_table(tmp_path / "a.parquet").drop(["round_settlement"])
+    pq.write_table(table, tmp_path / "old.parquet")
+    hands, issues = read_collect(tmp_path / "old.parquet")
+    assert issues == [] and len(hands) == 2
+    assert [e for h in hands for e in h.events] == small_match()[1:]

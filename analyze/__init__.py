@@ -3,6 +3,15 @@
 Reads replay's results; nothing here knows the rules beyond what a report says.
 """
 
-from analyze.metrics import Collector, collect, player_summary, team_summary, violations_by_rule
+from analyze.metrics import (
+    Collector,
+    auction_summary,
+    bid_accuracy,
+    collect,
+    player_summary,
+    team_summary,
+    violations_by_rule,
+)
 
-__all__ = ["Collector", "collect", "player_summary", "team_summary", "violations_by_rule"]
+__all__ = ["Collector", "auction_summary", "bid_accuracy", "collect", "player_summary",
+           "team_summary", "violations_by_rule"]

@@ -23,6 +23,10 @@ from replay.order import CLASS_NAMES, TRUMP
 from replay.units import unit_name
 
 
+def seat_names_of(header: MatchStart | None) -> list[int]:
+    return list(range(header.players if header is not None else 4))
+
+
 def _tokens(cards: Iterable[int]) -> list[str]:
     return [str(Card(c)) for c in cards]
 
@@ -46,6 +50,7 @@ class Collector:
     plays: list[dict[str, Any]] = field(default_factory=list)
     violations: list[dict[str, Any]] = field(default_factory=list)
     holdings: list[dict[str, Any]] = field(default_factory=list)
+    auctions: list[dict[str, Any]] = field(default_factory=list)
     reports: list[HandReport] = field(default_factory=list)
     keep_reports: bool = False
     _seen_matches: set[str] = field(default_factory=set)
@@ -108,11 +113,13 @@ class Collector:
             "declarer": report.declarer, "declarer_player": self.player(header, report.declarer),
             "declarer_team": declarer_team, "trump": report.trump, "level": report.level,
             "complete": report.complete, "tricks": len(report.tricks),
-            "defender_points": out.defender_points if out else None,
+            "defender_points": out.defender_points if out and not report.surrendered else None,
             "kitty_points": out.kitty_points if out else None,
             "kitty_multiplier": out.kitty_multiplier if out else None,
             "kitty_lost": (out.kitty_multiplier is not None) if out else None,
             "level_change": list(out.level_change) if out and out.level_change else None,
+            "settlement": list(out.settlement) if out and out.settlement else None,
+            "contract": report.contract, "surrendered": report.surrendered,
             "next_dealer": out.next_dealer if out else None,
             "declarer_kept_deal": kept,
             "violations": len(report.violations),
@@ -145,6 +152,25 @@ class Collector:
                     "is_lead": order == 0, "won": p.seat == t.winner,
                     "side": ("declarer" if p.seat in side else "defenders") if side else None,
                 })
+        if report.bids or report.contract is not None:
+            bids = [p for _, p in report.bids if p is not None]
+            points = out.defender_points if out is not None and not report.surrendered else None
+            self.auctions.append({
+                **key, "players": len(seat_names_of(header)),
+                "opener": report.bids[0][0] if report.bids else None,
+                "bids": len(bids), "passes": sum(1 for _, p in report.bids if p is None),
+                "rounds": -(-len(report.bids) // max(1, len(seat_names_of(header)))),
+                "opening_bid": bids[0] if bids else None,
+                "winning_bid": report.contract, "declarer": report.declarer,
+                "declarer_player": self.player(header, report.declarer),
+                "defender_points": points, "surrendered": report.surrendered,
+                "made": None if points is None or report.contract is None
+                else points < report.contract,
+                "margin": None if points is None or report.contract is None
+                else report.contract - points,
+                "settlement": list(out.settlement) if out is not None and out.settlement
+                else None,
+            })
         for v in report.violations:
             self.violations.append({
                 **key, "trick": v.trick, "seq": v.seq, "seat": v.seat,
@@ -163,6 +189,7 @@ class Collector:
             "plays": _frame(self.plays, PLAY_SCHEMA),
             "violations": _frame(self.violations, VIOLATION_SCHEMA),
             "holdings": _frame(self.holdings, HOLDING_SCHEMA),
+            "auctions": _frame(self.auctions, AUCTION_SCHEMA),
         }
 
 
@@ -174,7 +201,9 @@ HAND_SCHEMA = {
     "declarer": pl.Int32, "declarer_player": pl.String, "declarer_team": pl.Int32,
     "trump": pl.String, "level": pl.String, "complete": pl.Boolean, "tricks": pl.Int32,
     "defender_points": pl.Int32, "kitty_points": pl.Int32, "kitty_multiplier": pl.Int32,
-    "kitty_lost": pl.Boolean, "level_change": pl.List(pl.Int32), "next_dealer": pl.Int32,
+    "kitty_lost": pl.Boolean, "level_change": pl.List(pl.Int32),
+    "settlement": pl.List(pl.Int32), "contract": pl.Int32, "surrendered": pl.Boolean,
+    "next_dealer": pl.Int32,
     "declarer_kept_deal": pl.Boolean, "violations": pl.Int32, "record_issues": pl.Int32,
     "kitty_before": pl.List(pl.String), "kitty_after": pl.List(pl.String),
 }
@@ -195,6 +224,13 @@ VIOLATION_SCHEMA = {
     "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "seq": pl.Int32, "seat": pl.Int32,
     "player": pl.String, "rule": pl.String, "cards": pl.List(pl.String),
     "required": pl.String, "message": pl.String,
+}
+AUCTION_SCHEMA = {
+    "match": pl.String, "hand": pl.Int32, "players": pl.Int32, "opener": pl.Int32,
+    "bids": pl.Int32, "passes": pl.Int32, "rounds": pl.Int32, "opening_bid": pl.Int32,
+    "winning_bid": pl.Int32, "declarer": pl.Int32, "declarer_player": pl.String,
+    "defender_points": pl.Int32, "surrendered": pl.Boolean, "made": pl.Boolean,
+    "margin": pl.Int32, "settlement": pl.List(pl.Int32),
 }
 HOLDING_SCHEMA = {"match": pl.String, "hand": pl.Int32, "seat": pl.Int32, "player": pl.String,
                   "cards": pl.List(pl.String), "hidden": pl.Int32}
@@ -271,6 +307,39 @@ def team_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
         pl.col("declarer_kept_deal").sum().alias("kept"),
         pl.col("defender_points").mean().alias("mean_points_conceded"),
     ).sort("declarer_team")
+
+
+def bid_accuracy(frames: dict[str, pl.DataFrame], by: str = "declarer_player") -> pl.DataFrame:
+    """How well winning bids predicted the points the defenders took, per player (or per
+    ``by="winning_bid"``): hands, how often the bid was made, the mean margin (bid minus points)
+    and the mean absolute error."""
+    a = frames.get("auctions")
+    if a is None or a.is_empty():
+        return pl.DataFrame()
+    played = a.filter(pl.col("defender_points").is_not_null())
+    return played.group_by(by).agg(
+        pl.len().alias("hands"),
+        pl.col("made").mean().alias("made_rate"),
+        pl.col("margin").mean().alias("mean_margin"),
+        pl.col("margin").abs().mean().alias("mean_abs_error"),
+        pl.col("winning_bid").mean().alias("mean_bid"),
+    ).sort(by)
+
+
+def auction_summary(frames: dict[str, pl.DataFrame]) -> dict[str, Any]:
+    """Opening bids, rounds of bidding, winning bids and surrenders over all auctions."""
+    a = frames.get("auctions")
+    if a is None or a.is_empty():
+        return {}
+    return {
+        "auctions": a.height,
+        "mean_opening_bid": a["opening_bid"].mean(),
+        "mean_rounds": a["rounds"].mean(),
+        "winning_bids": a.group_by("winning_bid").agg(pl.len().alias("count"))
+        .sort("winning_bid").to_dicts(),
+        "surrenders": int(a["surrendered"].sum()),
+        "passed_out": int(a.filter(pl.col("bids") == 0).height),
+    }
 
 
 def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:

@@ -21,7 +21,14 @@ import plotly.graph_objects as go
 import polars as pl
 from plotly.offline import get_plotlyjs
 
-from analyze.metrics import Collector, player_summary, team_summary, violations_by_rule
+from analyze.metrics import (
+    Collector,
+    auction_summary,
+    bid_accuracy,
+    player_summary,
+    team_summary,
+    violations_by_rule,
+)
 from gamelog.cards import UNKNOWN, Card, Rank, Suit
 from gamelog.jsonl import atomic_output
 from replay import get_ruleset
@@ -45,7 +52,10 @@ LABELS = {
         "chart_tricks": "Tricks won", "chart_capture": "Points captured as defenders",
         "chart_rules": "Violations by rule", "back": "back to the dashboard",
         "no_trump": "no-trump", "tricks_won": "tricks won", "player": "Player",
-        "notices": "Undetermined", "lead": "lead",
+        "notices": "Undetermined", "lead": "lead", "bid_accuracy": "Bid accuracy",
+        "chart_bids": "Winning bid against the defenders' points", "winning_bid": "Winning bid",
+        "made": "made", "margin": "mean margin (bid − points)", "abs_error": "mean error",
+        "auctions": "Auctions", "contract": "Bid",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -60,7 +70,9 @@ LABELS = {
         "chart_points": "闲家累计得分", "chart_levels": "各局级数", "chart_distribution": "闲家得分分布",
         "chart_tricks": "赢轮数", "chart_capture": "闲家捡分", "chart_rules": "违规统计",
         "back": "返回总览", "no_trump": "无主", "tricks_won": "赢轮", "player": "玩家",
-        "notices": "无法判定", "lead": "首出",
+        "notices": "无法判定", "lead": "首出", "bid_accuracy": "叫分准确度",
+        "chart_bids": "标分与边家得分", "winning_bid": "中标分", "made": "庄胜率",
+        "margin": "平均差 (标分 − 得分)", "abs_error": "平均误差", "auctions": "竞叫", "contract": "标分",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}
@@ -238,6 +250,20 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
         charts.append(Chart(go.Figure(go.Bar(x=summary["player"].to_list(),
                                              y=summary["points_captured"].to_list()))
                             .update_layout(title=L["chart_capture"])))
+    auctions = frames.get("auctions")
+    if auctions is not None and not auctions.is_empty():
+        played = auctions.filter(pl.col("defender_points").is_not_null())
+        bids = played["winning_bid"].to_list()
+        fig = go.Figure(go.Scatter(x=bids, y=played["defender_points"].to_list(),
+                                   mode="markers", text=played["declarer_player"].to_list(),
+                                   name=L["defenders_points"], marker={"opacity": 0.6}))
+        if bids:
+            fig.add_trace(go.Scatter(x=[min(bids), max(bids)], y=[min(bids), max(bids)],
+                                     mode="lines", name="bid = points",
+                                     line={"dash": "dot", "color": "#c0392b"}))
+        fig.update_layout(title=L["chart_bids"], xaxis_title=L["winning_bid"],
+                          yaxis_title=L["defenders_points"])
+        charts.append(Chart(fig))
     rules = violations_by_rule(frames)
     if not rules.is_empty():
         charts.append(Chart(go.Figure(go.Bar(x=rules["count"].to_list(),
@@ -299,6 +325,9 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
         "n_clean": hands.filter((pl.col("violations") == 0) & (pl.col("record_issues") == 0))
         .height if not hands.is_empty() else 0,
         "n_violations": frames["violations"].height,
+        "bid_players": bid_accuracy(frames).to_dicts(),
+        "bid_sizes": bid_accuracy(frames, by="winning_bid").to_dicts(),
+        "auction": auction_summary(frames),
     }
     written: list[Path] = []
     if not as_dir:

@@ -13,7 +13,7 @@ from typing import Any
 
 from gamelog import files
 from gamelog.errors import RecordError
-from gamelog.model import Hand, MatchStart, Result
+from gamelog.model import Hand, KittyTake, MatchStart, Result, TrumpChosen
 from replay.engine import (
     HandReplay,
     HandReport,
@@ -72,7 +72,13 @@ def _carry(ctx: MatchContext, hand: Hand, report: HandReport) -> None:
     already), so that one broken hand does not condemn the next. With neither, the next hand's
     dealer and levels are not checked."""
     if report.round_length and report.declarer is not None:
-        ctx.round_declarers.append(report.declarer)
+        accepted = [report.declarer]
+        if report.violations:
+            seen = next((e.seat for e in hand.events if isinstance(e, (KittyTake, TrumpChosen))
+                         and e.seat is not None), None)
+            if seen is not None and seen != report.declarer:
+                accepted.append(seen)
+        ctx.round_declarers.append(accepted)
     start = hand.start
     levels = list(start.levels) if start is not None and start.levels else ctx.levels
     options: list[tuple[list[int] | None, int | None]] = []

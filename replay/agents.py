@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from gamelog.cards import Card
+from gamelog.cards import SUITS, Card, Suit
 from replay.engine import Trick, play_strength
 from replay.legal import FollowSpec, units_in
 from replay.order import TRUMP, CardOrder
@@ -49,6 +49,12 @@ class Agent(Protocol):
     def declare(self, view: SeatView, options: list[tuple[list[int], Declaration]]
                 ) -> list[int] | None: ...
 
+    def bid(self, view: SeatView, lowest: int | None) -> int | None: ...
+
+    def name_trump(self, view: SeatView) -> Suit: ...
+
+    def surrender(self, view: SeatView, contract: int | None) -> bool: ...
+
     def bury(self, view: SeatView, count: int) -> list[int]: ...
 
     def lead(self, view: SeatView) -> list[int]: ...
@@ -77,6 +83,30 @@ class HeuristicAgent:
             if strength >= 0.3 + 0.1 * decl.step and (best is None or decl.step > best[1].step):
                 best = (cards, decl)
         return best[0] if best else None
+
+    # -- the auction (标分) -------------------------------------------------------------------------
+
+    def _limit(self, view: SeatView) -> int:
+        """The fewest points this hand dares to allow the defenders: strong hands bid lower."""
+        hand = view.hand
+        big = hand[52] * 3 + hand[53] * 3 + sum(hand[s * 13] for s in range(4)) * 2  # jokers, 2s
+        aces = sum(hand[s * 13 + 12] for s in range(4))
+        longest = max(sum(hand[s * 13 + r] for r in range(13)) for s in range(4))
+        strength = big + aces + max(0, longest - 6) * 2
+        return min(80, max(45, 115 - 5 * (strength // 2)))
+
+    def bid(self, view: SeatView, lowest: int | None) -> int | None:
+        limit = self._limit(view) + 5 * self.rng.randrange(0, 2)
+        target = 80 if lowest is None else lowest - 5
+        return target if target >= limit else None
+
+    def name_trump(self, view: SeatView) -> Suit:
+        counts = [sum(view.hand[s * 13 + r] * (1 + r / 13) for r in range(1, 13)) for s in range(4)]
+        return SUITS[max(range(4), key=counts.__getitem__)]
+
+    def surrender(self, view: SeatView, contract: int | None) -> bool:
+        return contract is not None and contract >= 55 and self._limit(view) >= contract \
+            and self.rng.random() < 0.15
 
     @staticmethod
     def _suit_strength(view: SeatView, decl: Declaration) -> float:

@@ -8,6 +8,7 @@ after each kind of violation is documented in docs/rules/engine.md.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -118,8 +119,9 @@ class MatchContext:
     next_dealer: int | None = None
     accepted_levels: list[list[str]] = field(default_factory=list)
     accepted_dealers: list[int] = field(default_factory=list)
-    round_declarers: list[int] = field(default_factory=list)
-    """Declarers of the round so far (标分's rounds of six hands)."""
+    round_declarers: list[list[int]] = field(default_factory=list)
+    """Declarers of the round so far (标分's rounds of six hands): for each hand the seats
+    accepted as its declarer (the computed one, and the recorded one after a violation)."""
 
 
 class HandReplay:
@@ -171,6 +173,7 @@ class HandReplay:
         self.kitty_seen = False
         self.surrendered = False
         self.bombs: tuple[int, ...] = ()
+        self.round_options: list = []
         self._side: set[int] = set()
         self._side_of: int | None = None
         self.class_left: list[list[int]] | None = None  # known cards per suit class, once
@@ -910,9 +913,12 @@ class HandReplay:
         length = self.rules.round_length
         if not length or self.declarer is None or (self.hand.number - 1) % length != length - 1:
             return
-        declarers = [*self.context.round_declarers, self.declarer]
-        if len(declarers) == length:
-            out.round_settlement = self.rules.round_settlement(declarers)
+        choices = [*self.context.round_declarers, [self.declarer]]
+        if len(choices) == length:
+            options = [self.rules.round_settlement(list(combo))
+                       for combo in itertools.islice(itertools.product(*choices), 64)]
+            out.round_settlement = options[0]
+            self.round_options = options
 
     def report(self) -> HandReport:
         """What the replay found so far."""
@@ -991,6 +997,8 @@ class HandReplay:
             if recorded is None:
                 continue
             if name == "kitty_points" and self.kitty_hidden:
+                continue
+            if name == "round_settlement" and recorded in self.round_options:
                 continue
             if recorded != computed:
                 self.violation(rule, f"the record gives {label} as {recorded}; by the rules it is "

@@ -18,16 +18,20 @@ import msgspec
 
 from gamelog.cards import CARD_BY_TOKEN, Card
 from gamelog.model import (
+    Bid,
     Declare,
     Event,
     Hand,
     HandStart,
     KittyBury,
+    KittyTake,
     MatchStart,
+    Pass,
     Play,
     Result,
     ThrowFail,
     TrickEnd,
+    TrumpChosen,
 )
 from replay.engine import HandReplay
 from replay.rulesets.base import Ruleset
@@ -210,7 +214,50 @@ declare_not_held = _claim(Declare, lambda e, r: {"drawn": 0}, "declare.cards-not
 hand_dealer = _claim(HandStart, lambda e, r: {"dealer": (e.dealer + 1) % 4}
                      if e.dealer is not None and e.hand > 1 else None, "hand.dealer-mismatch")
 
+def bid_not_lower(events, plays, rng):  # type: ignore[no-untyped-def]
+    bids = [i for i, e in enumerate(events) if isinstance(e, Bid)]
+    if len(bids) < 2:
+        return None
+    k = rng.randrange(1, len(bids))
+    _replace(events, bids[k], points=events[bids[k - 1]].points)
+    return events[bids[k]].seq, "auction.not-lower"
+
+
+def auction_out_of_turn(events, plays, rng):  # type: ignore[no-untyped-def]
+    idx = [i for i, e in enumerate(events) if isinstance(e, (Bid, Pass))]
+    # not the first pair: the first bid or pass sets where the auction starts (D-1)
+    pairs = [(a, b) for a, b in itertools.pairwise(idx[1:])
+             if b == a + 1 and events[a].seat != events[b].seat]
+    if not pairs:
+        return None
+    a, b = rng.choice(pairs)
+    ea, eb = events[a], events[b]
+    events[a] = msgspec.structs.replace(ea, seat=eb.seat)
+    events[b] = msgspec.structs.replace(eb, seat=ea.seat)
+    return ea.seq, "auction.out-of-turn"
+
+
+def trump_after_kitty(events, plays, rng):  # type: ignore[no-untyped-def]
+    for i, e in enumerate(events):
+        if isinstance(e, TrumpChosen) and e.seat is not None and i + 1 < len(events) and \
+                isinstance(events[i + 1], KittyTake):
+            take = events[i + 1]
+            events[i] = msgspec.structs.replace(take, seq=e.seq)
+            events[i + 1] = msgspec.structs.replace(e, seq=take.seq)
+            return take.seq, "auction.trump-after-kitty"
+    return None
+
+
+settlement_mismatch = _claim(
+    Result, lambda e, r: {"settlement": [x + (1 if i == 0 else 0)
+                                         for i, x in enumerate(e.settlement)]}
+    if e.settlement else None, "result.settlement-mismatch")
+
 MUTATIONS: dict[str, Mutation] = {
+    "auction.not-lower": bid_not_lower,
+    "auction.out-of-turn": auction_out_of_turn,
+    "auction.trump-after-kitty": trump_after_kitty,
+    "result.settlement-mismatch": settlement_mismatch,
     "play.card-not-held": card_not_held,
     "play.out-of-turn": out_of_turn,
     "play.wrong-count": wrong_count,

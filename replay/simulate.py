@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from gamelog.cards import Card, full_deck, tokens
 from gamelog.model import (
     FORMAT_VERSION,
+    Bid,
     Blocker,
     Deal,
     Declare,
@@ -23,9 +24,11 @@ from gamelog.model import (
     KittyBury,
     KittyTake,
     MatchStart,
+    Pass,
     Play,
     Result,
     SeatInfo,
+    Surrender,
     ThrowFail,
     TrickEnd,
     TrumpChosen,
@@ -71,19 +74,26 @@ def simulate_match(rules: Ruleset, match: str, seed: int, *, hands: int | None =
         options={k: v for k, v in rules.values.items() if k not in ("players", "decks")},
         seats=[SeatInfo(seat=s, player=f"bot-{s + 1}", name=NAMES[s % 4],
                         team=s % 2 if rules.fixed_teams else None) for s in range(rules.players)],
-        levels=["2", "2"], source="shengji simulate", tags={"seed": str(seed)},
+        levels=None if rules.has_auction else ["2", "2"], source="shengji simulate",
+        tags={"seed": str(seed)},
     )
     events: list[Event] = [header]
     context = MatchContext(levels=["2", "2"])
     seat_agents = [agents(s, random.Random(f"{match}:{seed}:agent{s}")) for s in range(rules.players)]
     dealer: int | None = None
     limit = hands if hands is not None else max_hands
+    if rules.has_auction:
+        limit = hands if hands is not None else 2 * (rules.round_length or 6)
     for number in range(1, limit + 1):
-        hand_events, report_dealer = _play_hand(rules, match, number, header, context, dealer,
-                                                seat_agents, random.Random(rng.random()))
+        play = _play_auction_hand if rules.has_auction else _play_hand
+        hand_events, declarer = play(rules, match, number, header, context, dealer,
+                                     seat_agents, random.Random(rng.random()))
         events.extend(hand_events)
         state_out = hand_events[-1]
         assert isinstance(state_out, Result)
+        if rules.has_auction:
+            context.round_declarers.append([declarer])
+            continue
         levels = context.levels or ["2", "2"]
         change = state_out.level_change or [0, 0]
         passed = any(LEVEL_ORDER.index(lv) + up >= len(LEVEL_ORDER)
@@ -91,7 +101,6 @@ def simulate_match(rules: Ruleset, match: str, seed: int, *, hands: int | None =
         context.levels = advance_levels(levels, change)
         context.next_dealer = state_out.next_dealer
         dealer = state_out.next_dealer
-        del report_dealer
         if hands is None and passed:
             break
     return events
@@ -130,9 +139,69 @@ def _play_hand(rules: Ruleset, match: str, number: int, header: MatchStart,
               cards=[str(third)])
     declarer = st.declarer
     assert declarer is not None
+    levels = list(context.levels or ["2", "2"])
+    return _play_out(b, rules, kitty, agents, declarer, levels[declarer % 2])
+
+
+def _play_auction_hand(rules: Ruleset, match: str, number: int, header: MatchStart,
+                       context: MatchContext, dealer: int | None, agents: list[Agent],
+                       rng: random.Random) -> tuple[list[Event], int]:
+    """A hand of an auction game (标分): deal, bid, name trump, kitty, play or surrender."""
+    players = rules.players
+    deck = full_deck(rules.decks)
+    rng.shuffle(deck)
+    first = (number - 1) % players  # the opener moves round the table
+    size = rules.hand_size()
+    holdings: list[list[int]] = [[] for _ in range(players)]
+    for i in range(size * players):
+        holdings[(first + i) % players].append(deck[i])
+    kitty = deck[size * players:]
+    b = HandBuilder(rules, match, number, header, context)
+    b.add(HandStart, level="2", first_draw=first)
+    b.add(Deal, holdings=[tokens(Card(c) for c in h) for h in holdings],
+          kitty=tokens(Card(c) for c in kitty))
+    st = b.state
+    lowest: int | None = None
+    active = list(range(players))
+    seat = first
+    while True:
+        view = SeatView(seat, players, rules, list(st.held[seat]), None, None, None, [],
+                        [0] * 54, 0)
+        points = agents[seat].bid(view, lowest)
+        if points is not None and rules.check_bid(points, lowest) is None:
+            b.add(Bid, seat=seat, points=points)
+            lowest = points
+        else:
+            b.add(Pass, seat=seat)
+            active.remove(seat)
+        if not active or (lowest is not None and len(active) == 1 and st.high_bidder in active):
+            break
+        seat = st._next_bidder()
+        if seat is None:
+            break
+    st.close_auction()
+    declarer = st.declarer
+    assert declarer is not None
+    view = SeatView(declarer, players, rules, list(st.held[declarer]), None, declarer, None, [],
+                    [0] * 54, 0)
+    b.add(TrumpChosen, seat=declarer, trump=agents[declarer].name_trump(view).value)
+    if agents[declarer].surrender(view, st.contract):
+        b.add(Surrender, seat=declarer)
+        out = st.outcome
+        b.add(Result, settlement=out.settlement if out else None,
+              round_settlement=out.round_settlement if out else None)
+        return b.events, declarer
+    return _play_out(b, rules, kitty, agents, declarer, "2")
+
+
+def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Agent],
+              declarer: int, level: str) -> tuple[list[Event], int]:
+    """Kitty, every trick and the result, once the declarer and trump are known."""
+    st = b.state
+    players = rules.players
     b.add(KittyTake, seat=declarer, cards=tokens(Card(c) for c in kitty))
     # the engine fixes the order at the first play; the declarer needs it to bury
-    order = rules.order(st.trump, _rank(st.level or levels[declarer % 2]))
+    order = rules.order(st.trump, _rank(st.level or level))
     view = _view(st, declarer, order)
     buried = agents[declarer].bury(view, rules.kitty_size())
     b.add(KittyBury, seat=declarer, cards=tokens(Card(c) for c in buried))
@@ -175,7 +244,8 @@ def _play_hand(rules: Ruleset, match: str, number: int, header: MatchStart,
     assert out is not None
     b.add(Result, defender_points=out.defender_points, kitty_points=out.kitty_points,
           kitty_multiplier=out.kitty_multiplier, level_change=out.level_change,
-          next_dealer=out.next_dealer, settlement=out.settlement)
+          next_dealer=out.next_dealer, settlement=out.settlement,
+          round_settlement=out.round_settlement)
     return b.events, declarer
 
 

@@ -32,6 +32,8 @@ MATCHES = [  # (file stem, ruleset, options, seed)
     ("tractor-2deck", "tractor", {"decks": 2}, 2),
     ("tractor-3deck", "tractor", {"decks": 3}, 3),
     ("four-deck", "four-deck", {}, 4),
+    ("biaofen-3p", "biaofen", {"players": 3}, 5),
+    ("biaofen-4p", "biaofen", {"players": 4}, 6),
 ]
 
 

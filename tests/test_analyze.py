@@ -47,7 +47,8 @@ def test_export_tables_load_in_polars_and_join_in_duckdb(tmp_path):
     result = CliRunner().invoke(cli, ["export", str(INJECTED), "-o", str(tmp_path / "t")])
     assert result.exit_code == 0, result.output
     tables = {p.stem: pl.read_parquet(p) for p in (tmp_path / "t").glob("*.parquet")}
-    assert set(tables) == {"matches", "hands", "tricks", "plays", "violations", "holdings"}
+    assert set(tables) == {"matches", "hands", "tricks", "plays", "violations", "holdings",
+                           "auctions"}
     assert tables["plays"]["cards"].dtype == pl.List(pl.String)
     con = duckdb.connect()
     rows = con.execute(f"""
@@ -117,3 +118,24 @@ def test_render_returns_written_files(tmp_path):
     collector = analyze.collect(INJECTED, keep_reports=True)
     assert render(collector, tmp_path / "x.html") == [tmp_path / "x.html"]
     assert dumps([]) == b""
+
+
+def test_bid_accuracy_and_auction_tables(tmp_path):
+    path = ROOT / "samples" / "matches" / "biaofen-4p.jsonl"
+    f = analyze.collect(path).frames()
+    auctions = f["auctions"]
+    assert auctions.height == f["hands"].height == 12
+    assert set(auctions["opening_bid"].drop_nulls().to_list()) <= {80}
+    played = auctions.filter(pl.col("defender_points").is_not_null())
+    made = (played["defender_points"] < played["winning_bid"]).to_list()
+    assert made == played["made"].to_list()
+    by_player = analyze.bid_accuracy(f)
+    assert by_player["hands"].sum() == played.height
+    summary = analyze.auction_summary(f)
+    assert summary["auctions"] == 12 and sum(w["count"] for w in summary["winning_bids"]) == 12
+    result = CliRunner().invoke(cli, ["export", str(path), "-o", str(tmp_path / "t")])
+    assert result.exit_code == 0
+    assert pl.read_parquet(tmp_path / "t" / "auctions.parquet").height == 12
+    result = CliRunner().invoke(cli, ["report", str(path), "-o", str(tmp_path / "r.html")])
+    html = (tmp_path / "r.html").read_text()
+    assert 'id="bid-accuracy"' in html and "Winning bid against the defenders" in html

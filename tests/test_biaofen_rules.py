@@ -238,13 +238,11 @@ def test_round_settlement_is_checked_on_the_sixth_hand():
         ev = [HandStart(match="r", hand=number, seq=0, level="2", first_draw=0),
               Deal(match="r", hand=number, seq=1, holdings=[deck[i * 24:(i + 1) * 24]
                                                              for i in range(4)], kitty=deck[96:])]
-        seat = 0
         for s in range(4):
             if s == declarer:
                 ev.append(Bid(match="r", hand=number, seq=len(ev), seat=s, points=80))
             else:
                 ev.append(Pass(match="r", hand=number, seq=len(ev), seat=s))
-            seat += 1
         ev.append(TrumpChosen(match="r", hand=number, seq=len(ev), seat=declarer, trump="S"))
         ev.append(Surrender(match="r", hand=number, seq=len(ev), seat=declarer))
         settle = [2, 2, 2, 2]

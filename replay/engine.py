@@ -39,7 +39,7 @@ from replay.units import (
     beats_unit,
     best_value,
     counts_of,
-    cover,
+    cover_all,
     decompose,
     shape_size,
     unit_name,
@@ -843,24 +843,28 @@ class HandReplay:
 
     def _compute_answers(self, avail: dict[int, int], units: list[Unit], budget: int
                          ) -> list[tuple[Unit, int, list[Unit]]]:
+        """The lexicographically best answers: for each unit in turn, the best answer that can
+        still be shown together with the answers already fixed for the units before it (a greedy
+        placement could spend cards a later unit needs)."""
         order = self.order
         assert order is not None
+        shapes: list[tuple[tuple[int, int], ...]] = []
+        rooms: list[int] = []
         out = []
-        avail = dict(avail)
+        left = budget
         for unit in units:
             answers = self.rules.answers(unit.kind)
-            room = max(0, min(unit.size, budget))
+            room = max(0, min(unit.size, left))
             for i, shape in enumerate(answers):
                 if shape_size(shape) > room:
                     continue
-                found = cover(avail, order, shape)
+                found = cover_all(avail, order, [*shapes, shape])
                 if found is not None:
-                    for u in found:
-                        for c in u.cards:
-                            avail[c] -= u.width
-                    out.append((unit, i, found))
-                    budget -= unit.size
+                    shapes.append(shape)
+                    rooms.append(room)
+                    out.append((unit, i, found[-1]))
                     break
+            left -= unit.size
         return out
 
     def _finish_trick(self) -> None:

@@ -126,42 +126,42 @@ class FollowSpec:
         return _search(avail, self.order, self.units, self.answers, self.required, 0, budget)
 
     def sample(self, rng: random.Random) -> list[int]:
-        """A random legal follow: the required answers first, then random suit cards, then
-        random other cards."""
-        avail = dict(self.suit)
-        chosen: list[int] = []
-        budget = self.m
-        for unit, answers, need in zip(self.units, self.answers, self.required, strict=True):
-            shape = answers[need]
-            placed = _random_cover(avail, self.order, shape, rng)
-            if placed is None:  # cannot happen when required came from the same holding
-                placed = []
-            for u in placed:
-                chosen.extend(u.all_cards())
-                for c in u.cards:
-                    avail[c] -= u.width
-            budget -= unit.size
-        rest_suit = [c for c, k in avail.items() for _ in range(k)]
-        rng.shuffle(rest_suit)
-        chosen += rest_suit[: max(0, self.m - len(chosen))]
-        others = [c for c, k in self.others.items() for _ in range(k)]
-        rng.shuffle(others)
-        chosen += others[: self.n - len(chosen)]
-        return chosen
+        """A random legal follow: the required answers first (placed so that every later
+        requirement can still be met), then random suit cards, then random other cards."""
+        return self._build(rng, None)
 
     def lowest(self, power) -> list[int]:  # type: ignore[no-untyped-def]
         """A legal follow that meets the obligations with the lowest cards it can."""
+        return self._build(None, power)
+
+    def _build(self, rng: random.Random | None, power) -> list[int]:  # type: ignore[no-untyped-def]
         avail = dict(self.suit)
         chosen: list[int] = []
-        for answers, need in zip(self.answers, self.required, strict=True):
-            placed = _random_cover(avail, self.order, answers[need], None) or []
-            for u in placed:
-                chosen.extend(u.all_cards())
-                for c in u.cards:
-                    avail[c] -= u.width
-        rest = sorted((c for c, k in avail.items() for _ in range(k)), key=power)
-        chosen += rest[: max(0, self.m - len(chosen))]
-        others = sorted((c for c, k in self.others.items() for _ in range(k)), key=power)
+        budget = self.m
+        for i, (answers, need) in enumerate(zip(self.answers, self.required, strict=True)):
+            covers = list(itertools.islice(_all_covers(avail, self.order, answers[need]), 256))
+            if rng is not None:
+                rng.shuffle(covers)
+            for placed in covers:
+                rest = dict(avail)
+                for u in placed:
+                    for c in u.cards:
+                        rest[c] -= u.width
+                if _search(rest, self.order, self.units, self.answers, self.required, i + 1,
+                           budget - self.units[i].size):
+                    avail = rest
+                    chosen.extend(c for u in placed for c in u.all_cards())
+                    break
+            budget -= self.units[i].size
+        rest_suit = [c for c, k in avail.items() for _ in range(k)]
+        others = [c for c, k in self.others.items() for _ in range(k)]
+        if rng is not None:
+            rng.shuffle(rest_suit)
+            rng.shuffle(others)
+        else:
+            rest_suit.sort(key=power)
+            others.sort(key=power)
+        chosen += rest_suit[: max(0, self.m - len(chosen))]
         chosen += others[: self.n - len(chosen)]
         return chosen
 
@@ -197,14 +197,6 @@ def _all_covers(avail: dict[int, int], order: CardOrder, shape):  # type: ignore
             after[c] -= w
         for more in _all_covers(after, order, rest):
             yield [unit, *more]
-
-
-def _random_cover(avail: dict[int, int], order: CardOrder, shape, rng: random.Random | None
-                  ) -> list[Unit] | None:
-    covers = list(itertools.islice(_all_covers(avail, order, shape), 64))
-    if not covers:
-        return None
-    return rng.choice(covers) if rng is not None else covers[0]
 
 
 def follow_spec(state: HandReplay, seat: int) -> FollowSpec:

@@ -164,6 +164,35 @@ def cover(avail: dict[int, int], order: CardOrder, shape: Shape) -> list[Unit] |
     return None
 
 
+def cover_all(avail: dict[int, int], order: CardOrder, shapes: list[Shape]
+              ) -> list[list[Unit]] | None:
+    """Disjoint units realising every shape of ``shapes`` at once (one list per shape), or
+    ``None``; backtracks over placements."""
+    if not shapes:
+        return []
+    first, rest = shapes[0], shapes[1:]
+    for placed in _covers(avail, order, first):
+        after = dict(avail)
+        for u in placed:
+            for c in u.cards:
+                after[c] -= u.width
+        more = cover_all(after, order, rest)
+        if more is not None:
+            return [placed, *more]
+    return None
+
+
+def _covers(avail: dict[int, int], order: CardOrder, shape: Shape):  # type: ignore[no-untyped-def]
+    if not shape:
+        yield []
+        return
+    (width, length), rest = shape[0], shape[1:]
+    for unit in find_chains(avail, order, width, length):
+        after = _take(avail, unit)
+        for more in _covers(after, order, rest):
+            yield [unit, *more]
+
+
 def shape_size(shape: Shape) -> int:
     return sum(w * n for w, n in shape)
 

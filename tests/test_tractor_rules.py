@@ -488,3 +488,17 @@ def test_step_by_step_replay_yields_the_state_after_every_event():
         seen.append((ev.seq, state.cards_left(0), len(state.tricks), state.leader))
     assert seen[-1] == (5, 1, 1, 0)
     assert seen[2][1] == 1 and seen[2][2] == 0  # after the lead: seat 0 has one card left
+
+
+def test_multi_unit_lead_answers_are_fixed_jointly_not_greedily():
+    # A throw of a tractor and a triple (3 decks). The follower holds 333 55 88: the best it can
+    # show is two pairs (55, 88) for the tractor AND the triple 333. Taking the lowest pairs
+    # first (33 out of 333, then 55) would hide the triple.
+    lead = "KH KH AH AH 9H 9H 9H"
+    holding = "3H 3H 3H 5H 5H 8H 8H"
+    others = ["2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D"]
+    report = run([lead, holding, *others], [(0, lead), (1, "3H 3H 5H 5H 8H 8H 3H")], decks=3)
+    assert rules_of(report) == []  # the same cards: 33 + 55 + 88 + 3 shows 55, 88 and 333
+    report = run([lead, holding + " 6H", *others],
+                 [(0, lead), (1, "3H 3H 5H 5H 8H 8H 6H")], decks=3)
+    assert rules_of(report) == ["follow.triple-required"]

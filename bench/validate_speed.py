@@ -1,6 +1,7 @@
 """Benchmark: validate simulated two-deck tractor hands, on one core and on all cores.
 
     python bench/validate_speed.py --hands 2000
+    python bench/validate_speed.py --hands 1000 --ruleset four-deck --no-memory
 
 Simulates ``--hands`` distinct two-deck hands once (bench/data/sim-2deck-N.jsonl, whole matches
 of 20 hands), then times, best of ``--repeat``:
@@ -34,8 +35,8 @@ from gamelog import files, jsonl  # noqa: E402
 from replay.simulate import simulate  # noqa: E402
 
 
-def build(path: Path, hands: int) -> None:
-    rules = replay.get_ruleset("tractor", decks=2)
+def build(path: Path, hands: int, ruleset: str = "tractor") -> None:
+    rules = replay.get_ruleset(ruleset, **({"decks": 2} if ruleset == "tractor" else {}))
     matches = max(1, hands // 20)
     files.dump(simulate(rules, matches=matches, seed=1, hands=20, prefix="bench"), path)
 
@@ -91,13 +92,16 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-memory", action="store_true", help="skip the memory check")
+    ap.add_argument("--ruleset", default="tractor", choices=["tractor", "four-deck"],
+                    help="tractor (two decks) or four-deck")
     args = ap.parse_args()
     data = ROOT / "bench" / "data"
     data.mkdir(parents=True, exist_ok=True)
-    path = data / f"sim-2deck-{args.hands}.jsonl"
+    stem = "sim-2deck" if args.ruleset == "tractor" else "sim-4deck"
+    path = data / f"{stem}-{args.hands}.jsonl"
     if not path.exists():
         t0 = time.perf_counter()
-        build(path, args.hands)
+        build(path, args.hands, args.ruleset)
         print(f"simulated {path.name} in {time.perf_counter() - t0:.1f} s")
     hands = list(files.read_hands(path))
     plays = sum(1 for h in hands for e in h.events if type(e).__name__ == "Play")
@@ -115,7 +119,7 @@ def main() -> None:
           f"{one / many:.2f}x")
     if not args.no_memory:
         for times in (10, 100):
-            big = data / f"sim-2deck-{args.hands}-x{times}.jsonl"
+            big = data / f"{stem}-{args.hands}-x{times}.jsonl"
             if not big.exists():
                 replicate(path, big, times)
             print(f"peak memory, {len(hands) * times:>9,} hands ({big.stat().st_size / 1e6:,.0f} MB):"

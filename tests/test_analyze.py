@@ -108,7 +108,8 @@ def test_report_directory_has_an_index_and_a_page_per_hand(tmp_path):
     result = CliRunner().invoke(cli, ["report", str(INJECTED), "-o", f"{out}/"])
     assert result.exit_code == 0
     pages = sorted(out.glob("hand-*.html"))
-    assert len(pages) == len(list(replay.validate(INJECTED))) and (out / "index.html").exists() and (out / "plotly.min.js").exists()
+    assert len(pages) == len(list(replay.validate(INJECTED)))
+    assert (out / "index.html").exists() and (out / "plotly.min.js").exists()
     index = (out / "index.html").read_text()
     assert all(p.name in index for p in pages)
     assert "<script src=\"plotly.min.js\">" in pages[0].read_text()

@@ -9,14 +9,16 @@ twice.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
 
-from gamelog.cards import UNKNOWN, Card
+from gamelog.cards import CARD_TOKENS, UNKNOWN
 from gamelog.model import Deal, KittyBury, KittyTake, MatchStart, Setup
 from replay.engine import HandReport
 from replay.order import CLASS_NAMES, TRUMP
@@ -28,11 +30,16 @@ def seat_names_of(header: MatchStart | None) -> list[int]:
 
 
 def _tokens(cards: Iterable[int]) -> list[str]:
-    return [str(Card(c)) for c in cards]
+    return [CARD_TOKENS[c] for c in cards]
 
 
 def lead_pattern(kinds: list[tuple[int, int]]) -> str:
     """A lead's pattern in words: ``pair``, ``tractor of 2``, ``throw: pair + single``."""
+    return _pattern(tuple(kinds))
+
+
+@functools.cache
+def _pattern(kinds: tuple[tuple[int, int], ...]) -> str:
     names = [unit_name(w, n) for w, n in kinds]
     if len(names) == 1:
         return names[0]
@@ -54,11 +61,22 @@ class Collector:
     reports: list[HandReport] = field(default_factory=list)
     keep_reports: bool = False
     _seen_matches: set[str] = field(default_factory=set)
+    _hand_index: dict[tuple[str, int], int] = field(default_factory=dict)
+    _players: dict[tuple[str | None, int], str] = field(default_factory=dict)
+    _holding_index: dict[tuple[str, int], list[int]] = field(default_factory=dict)
     _aliases: dict[str, str] = field(default_factory=dict)
 
     def player(self, header: MatchStart | None, seat: int | None) -> str | None:
+        """The seat's player name (or id), anonymized when asked; cached per match and seat."""
         if seat is None:
             return None
+        key = (header.match if header is not None else None, seat)
+        found = self._players.get(key)
+        if found is None:
+            found = self._players[key] = self._player(header, seat)
+        return found
+
+    def _player(self, header: MatchStart | None, seat: int) -> str:
         raw = None
         if header is not None:
             info = next((s for s in header.seats if s.seat == seat), None)
@@ -98,6 +116,8 @@ class Collector:
             for ev in hand.events:
                 if isinstance(ev, (Deal, Setup)):
                     for seat, cards in enumerate(ev.holdings):
+                        self._holding_index.setdefault((report.match, report.hand), []).append(
+                            len(self.holdings))
                         self.holdings.append({**key, "seat": seat,
                                               "player": self.player(header, seat),
                                               "cards": list(cards),
@@ -108,6 +128,7 @@ class Collector:
                     kitty_before = list(ev.cards)
                 elif isinstance(ev, KittyBury):
                     kitty_after = list(ev.cards)
+        self._hand_index[(report.match, report.hand)] = len(self.hands)
         self.hands.append({
             **key, "ruleset": report.ruleset, "dealer": report.dealer,
             "declarer": report.declarer, "declarer_player": self.player(header, report.declarer),
@@ -141,14 +162,15 @@ class Collector:
                 if side and t.winner is not None else None,
                 "points": t.points,
             }
-            for p in t.plays:
-                row[f"seat{p.seat}"] = " ".join(_tokens(p.cards))
+            cards = [_tokens(p.cards) for p in t.plays]
+            for p, toks in zip(t.plays, cards, strict=True):
+                row[f"seat{p.seat}"] = " ".join(toks)
             self.tricks.append(row)
-            for order, p in enumerate(t.plays):
+            for order, (p, toks) in enumerate(zip(t.plays, cards, strict=True)):
                 self.plays.append({
                     **key, "trick": t.number, "order": order, "seat": p.seat,
                     "player": self.player(header, p.seat), "seq": p.seq,
-                    "cards": _tokens(p.cards), "n_cards": len(p.cards),
+                    "cards": toks, "n_cards": len(toks),
                     "is_lead": order == 0, "won": p.seat == t.winner,
                     "side": ("declarer" if p.seat in side else "defenders") if side else None,
                 })
@@ -177,6 +199,14 @@ class Collector:
                 "player": self.player(header, v.seat), "rule": v.rule, "cards": list(v.cards),
                 "required": v.required, "message": v.message,
             })
+
+    def hand_row(self, key: tuple[str, int]) -> dict[str, Any]:
+        """The hands row of (match, hand)."""
+        return self.hands[self._hand_index[key]]
+
+    def holdings_of(self, key: tuple[str, int]) -> list[dict[str, Any]]:
+        """The holdings rows of (match, hand)."""
+        return [self.holdings[i] for i in self._holding_index.get(key, [])]
 
     # -- frames ---------------------------------------------------------------------------------
 
@@ -245,7 +275,15 @@ def _frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.DataFrame:
                  is not None else None} for r in rows]
     if not rows:
         return pl.DataFrame(schema=schema)
-    return pl.DataFrame(rows, schema=schema)
+    # Through Arrow: polars builds nested list columns from Python lists one series at a time,
+    # pyarrow converts them in one pass.
+    table = pa.table({name: pa.array([r.get(name) for r in rows], type=_ARROW[dtype])
+                      for name, dtype in schema.items()})
+    return pl.from_arrow(table)  # type: ignore[return-value]
+
+
+_ARROW = {pl.String: pa.string(), pl.Int32: pa.int32(), pl.Boolean: pa.bool_(),
+          pl.List(pl.String): pa.list_(pa.string()), pl.List(pl.Int32): pa.list_(pa.int32())}
 
 
 # --- summaries -----------------------------------------------------------------------------------

@@ -801,7 +801,12 @@ class HandReplay:
             if holding.get(c, 0) < in_suit.count(c):
                 holding[c] = in_suit.count(c)
         budget = len(in_suit)
-        shown = self._answers(counts_of(in_suit), trick.lead_units, budget)
+        played = counts_of(in_suit)
+        units = trick.lead_units
+        if len(units) == 1 and units[0].length == 1 and budget >= units[0].width and \
+                any(n >= units[0].width for n in played.values()):
+            return  # a pair (triple, quad) answered in kind: the best answer there is
+        shown = self._answers(played, trick.lead_units, budget)
         if all(got == 0 for _, got, _ in shown):
             return  # the best answer to every unit: nothing better could have been owed
         best = self._answers(holding, trick.lead_units, budget)

@@ -189,6 +189,24 @@ class Ruleset:
         return [(o.name, o.type.__name__, o.default, o.help) for o in self.options]
 
 
+def team_outcome(defender_points: int, kitty_points: int, multiplier: int | None, dealer: int,
+                 declarer: int, up: int, declarer_side: bool | None) -> Outcome:
+    """A fixed-team outcome: ``up`` levels to the declarer side (``True``), to the defenders
+    (``False``) or to nobody (``None``). The dealer's partner deals next when the declarer side
+    goes up (seed 002 「庄家升级时，下一副牌由其对家当庄家」), otherwise the dealer's next seat
+    (「闲家上台时，下一副牌由此副牌的庄家的下家当庄家」; rulings 39, 50)."""
+    team = declarer % 2
+    change = [0, 0]
+    if declarer_side:
+        change[team] = up
+        nxt = (dealer + 2) % 4
+    else:
+        if declarer_side is False:
+            change[1 - team] = up
+        nxt = (dealer + 1) % 4
+    return Outcome(defender_points, kitty_points, multiplier, change, nxt)
+
+
 REGISTRY: dict[str, type[Ruleset]] = {}
 
 

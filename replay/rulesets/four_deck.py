@@ -5,7 +5,14 @@ from __future__ import annotations
 from functools import cache
 
 from gamelog.cards import Card, Rank, Suit
-from replay.rulesets.base import Declaration, Option, Outcome, Ruleset, register
+from replay.rulesets.base import (
+    Declaration,
+    Option,
+    Outcome,
+    Ruleset,
+    register,
+    team_outcome,
+)
 from replay.units import Shape, Unit
 
 # The seed's own lists, best first (「首家出连四时…」 and 「首家出四张时…」).
@@ -101,16 +108,8 @@ class FourDeck(Ruleset):
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = ()) -> Outcome:
         up, declarer_side = level_steps(defender_points)
-        team = declarer % 2
-        change = [0, 0]
-        if declarer_side:
-            change[team] = up
-            nxt = (dealer + 2) % 4      # 庄家升级时，下一副牌由其对家当庄家
-        else:
-            if declarer_side is False:
-                change[1 - team] = up
-            nxt = (dealer + 1) % 4      # 闲家上台时…庄家的下家当庄家 (ruling 50 for the swap)
-        return Outcome(defender_points, kitty_points, multiplier, change, nxt)
+        return team_outcome(defender_points, kitty_points, multiplier, dealer, declarer, up,
+                            declarer_side)
 
     def point_thresholds(self) -> list[tuple[int, str]]:
         return [(80, "declarer +1"), (160, "deal passes"), (240, "defenders +1"),

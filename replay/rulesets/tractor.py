@@ -12,6 +12,7 @@ from replay.rulesets.base import (
     Ruleset,
     chain_answers,
     register,
+    team_outcome,
 )
 from replay.units import Shape, Unit
 
@@ -93,16 +94,8 @@ class Tractor(Ruleset):
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = ()) -> Outcome:
         up, declarer_side = level_steps(self.decks, defender_points)
-        team = declarer % 2
-        change = [0, 0]
-        if declarer_side is True:
-            change[team] = up
-            nxt = (dealer + 2) % 4
-        else:
-            if declarer_side is False:
-                change[1 - team] = up
-            nxt = (dealer + 1) % 4
-        return Outcome(defender_points, kitty_points, multiplier, change, nxt)
+        return team_outcome(defender_points, kitty_points, multiplier, dealer, declarer, up,
+                            declarer_side)
 
 
 def _thresholds(decks: int) -> list[tuple[int, str]]:

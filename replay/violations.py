@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from gamelog.cards import Card, format_cards
+from replay.messages_zh import RULES_ZH
 
 
 class Violation(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -76,7 +77,7 @@ class ViolationLog:
             zh: str | None = None) -> Violation:
         v = Violation(rule=rule, match=self.match, hand=self.hand, seq=seq, trick=trick,
                       seat=seat, cards=[str(Card(c)) for c in cards or []], required=required,
-                      message=message, message_zh=zh)
+                      message=message, message_zh=zh or RULES_ZH.get(rule))
         self.items.append(v)
         if self.strict:
             raise StrictStop(v)

@@ -72,3 +72,17 @@ def test_every_rule_id_of_the_four_deck_spec_has_a_test():
     for rule in ids:
         where = tests if rule in own else tests + shared
         assert rule in where, f"{rule} has no test"
+
+
+def test_every_rule_id_has_a_chinese_statement():
+    import re
+
+    from replay.messages_zh import RULES_ZH
+
+    source = "".join((ROOT / "replay" / name).read_text() for name in ("engine.py",)) + \
+        "".join(p.read_text() for p in (ROOT / "replay" / "rulesets").glob("*.py"))
+    ids = set(re.findall(r'"((?:auction|deal|declare|follow|hand|kitty|lead|play|result|'
+                         r'surrender|throw|trump)\.[a-z-]+)"', source))
+    assert ids and ids <= set(RULES_ZH), sorted(ids - set(RULES_ZH))
+    report = next(r for r in replay.validate(VIOLATIONS) if r.violations)
+    assert report.violations[0].message_zh

@@ -86,3 +86,13 @@ def test_every_rule_id_has_a_chinese_statement():
     assert ids and ids <= set(RULES_ZH), sorted(ids - set(RULES_ZH))
     report = next(r for r in replay.validate(VIOLATIONS) if r.violations)
     assert report.violations[0].message_zh
+
+
+def test_every_rule_id_of_the_biaofen_spec_has_a_test():
+    ids = spec_ids((ROOT / "docs" / "rules" / "biaofen.md").read_text())
+    tests = (ROOT / "tests" / "test_biaofen_rules.py").read_text()
+    shared = (ROOT / "tests" / "test_tractor_rules.py").read_text() + \
+        (ROOT / "samples" / "violations" / "tractor.jsonl").read_text()
+    own = {i for i in ids if i.startswith(("auction.", "surrender.")) or "settlement" in i}
+    missing = [i for i in ids if i not in (tests if i in own else tests + shared)]
+    assert not missing, f"rule ids without a test: {missing}"

@@ -125,6 +125,48 @@ class FollowSpec:
     def _achieves(self, avail: dict[int, int], budget: int) -> bool:
         return _search(avail, self.order, self.units, self.answers, self.required, 0, budget)
 
+    def candidates(self) -> int:
+        """How many distinct card multisets of the right size the seat could play (legal or
+        not): the size of the space that :meth:`enumerate` would search."""
+        pool = {**self.suit}
+        for c, k in self.others.items():
+            pool[c] = pool.get(c, 0) + k
+        # coefficient of x^n in the product of (1 + x + ... + x^k) over the pool
+        ways = [1] + [0] * self.n
+        for k in pool.values():
+            new = [0] * (self.n + 1)
+            for have, w in enumerate(ways):
+                if w:
+                    for take in range(min(k, self.n - have) + 1):
+                        new[have + take] += w
+            ways = new
+        return ways[self.n]
+
+    def enumerate(self, limit: int = 20_000) -> list[list[int]] | None:
+        """Every legal follow (as sorted card lists) when the candidates number at most
+        ``limit``; ``None`` when they explode (use :meth:`contains` and :meth:`sample`)."""
+        if self.candidates() > limit:
+            return None
+        pool = {**self.suit}
+        for c, k in self.others.items():
+            pool[c] = pool.get(c, 0) + k
+        items = sorted(pool.items())
+        out: list[list[int]] = []
+
+        def walk(i: int, chosen: list[int]) -> None:
+            if len(chosen) == self.n:
+                if self.contains(chosen):
+                    out.append(list(chosen))
+                return
+            if i == len(items):
+                return
+            card, k = items[i]
+            for take in range(min(k, self.n - len(chosen)), -1, -1):
+                walk(i + 1, chosen + [card] * take)
+
+        walk(0, [])
+        return out
+
     def sample(self, rng: random.Random) -> list[int]:
         """A random legal follow: the required answers first (placed so that every later
         requirement can still be met), then random suit cards, then random other cards."""

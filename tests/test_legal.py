@@ -104,3 +104,32 @@ def test_lowest_follow_is_legal(decks):
         spec = follow_spec(state, seat)
         cards = spec.lowest(state.order.power.__getitem__)
         assert spec.contains(cards) and verdict(state, seat, cards, seq) == []
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_small_follows_are_enumerated_exactly(decks):
+    """Where the space is small the generator lists every legal follow: each passes the
+    validator, and every candidate it leaves out is rejected by the validator."""
+    import itertools
+
+    checked = 0
+    for seed in range(40):
+        found = states(decks, seed, 40 + seed)
+        if found is None:
+            continue
+        state, seq = found
+        seat = on_turn(state)
+        if state.trick is None or not state.trick.plays:
+            continue
+        spec = follow_spec(state, seat)
+        if spec.candidates() > 400:
+            continue
+        legal = spec.enumerate(limit=400)
+        assert legal is not None and legal
+        legal_set = {tuple(sorted(x)) for x in legal}
+        held = [c for c in range(54) for _ in range(state.held[seat][c])]
+        for combo in {tuple(sorted(x)) for x in itertools.combinations(held, spec.n)}:
+            rules = verdict(state, seat, list(combo), seq)
+            assert (combo in legal_set) == (rules == []), (combo, rules)
+        checked += 1
+    assert checked >= 3

@@ -213,8 +213,28 @@ class HandReplay:
                            f"a {type(ev).__name__} event comes after the last trick.")
             return
         handler = _HANDLERS.get(type(ev))
-        if handler is not None:
-            handler(self, ev)
+        if handler is None or not self._seats_exist(ev):
+            return
+        handler(self, ev)
+
+    _SEAT_FIELDS = ("seat", "dealer", "declarer", "first_draw", "leader", "winner")
+
+    def _seats_exist(self, ev: Event) -> bool:
+        """Every seat an event names is at the table; otherwise it is reported and skipped."""
+        for name in self._SEAT_FIELDS:
+            seat = getattr(ev, name, None)
+            if seat is not None and not 0 <= seat < self.players:
+                self.violation("event.no-such-seat",
+                               f"the {type(ev).__name__} event names seat {seat}, but the table "
+                               f"has seats 0 to {self.players - 1}; the event is skipped.")
+                return False
+        for b in getattr(ev, "blockers", None) or []:
+            if not 0 <= b.seat < self.players:
+                self.violation("event.no-such-seat",
+                               f"a blocker names seat {b.seat}, but the table has seats 0 to "
+                               f"{self.players - 1}; the event is skipped.")
+                return False
+        return True
 
     def on_hand(self, ev: HandStart) -> None:
         length = self.rules.round_length

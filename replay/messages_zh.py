@@ -17,6 +17,7 @@ RULES_ZH: dict[str, str] = {
     "declare.not-a-step": "这些牌不能亮主。",
     "declare.not-higher": "反主须比已亮的主更大。",
     "declare.own-switch": "不能自反：只能加固自己亮的主。",
+    "event.no-such-seat": "记录中的座位号不存在。",
     "follow.chain-required": "有相应的连牌必须跟出。",
     "follow.pair-required": "首家出对，有对必须跟对。",
     "follow.quad-required": "首家出四张，须按规定顺序跟牌。",

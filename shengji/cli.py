@@ -45,6 +45,11 @@ def handle_errors(func: F) -> F:
             _fail(str(exc))
         except KeyboardInterrupt:
             _fail("interrupted")
+        except (click.ClickException, click.exceptions.Exit, SystemExit):
+            raise
+        except Exception as exc:  # the last resort: a message, never a traceback
+            _fail(f"internal error ({type(exc).__name__}: {exc}); please report it with the "
+                  "input that caused it")
 
     return wrapper  # type: ignore[return-value]
 

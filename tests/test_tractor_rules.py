@@ -502,3 +502,10 @@ def test_multi_unit_lead_answers_are_fixed_jointly_not_greedily():
     report = run([lead, holding + " 6H", *others],
                  [(0, lead), (1, "3H 3H 5H 5H 8H 8H 6H")], decks=3)
     assert rules_of(report) == ["follow.triple-required"]
+
+
+def test_an_event_naming_a_seat_that_does_not_exist_is_reported_and_skipped():
+    report = run(["AH", "KH", "QH", "JH"], [(7, "AH"), (0, "AH"), (1, "KH"), (2, "QH"),
+                                            (3, "JH")])
+    assert rules_of(report) == ["event.no-such-seat"]
+    assert report.complete and report.tricks[0].winner == 0

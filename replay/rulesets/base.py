@@ -9,6 +9,7 @@ points) is the engine's, shared by all rulesets.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -58,8 +59,9 @@ class RulesetError(ValueError):
     """Unknown ruleset, or options it does not accept."""
 
 
-class Ruleset:
-    """Base of every ruleset; subclasses set the class attributes and override the hooks."""
+class Ruleset(abc.ABC):
+    """Base of every ruleset; subclasses set the class attributes and implement the abstract
+    hooks (the others have defaults that fit the tractor family)."""
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
@@ -112,8 +114,9 @@ class Ruleset:
     def hand_size(self) -> int:
         return (54 * self.decks - self.kitty_size()) // self.players
 
+    @abc.abstractmethod
     def kitty_size(self) -> int:
-        raise NotImplementedError
+        """Cards in the kitty (底牌)."""
 
     def team_of(self, seat: int, declarer: int | None) -> int:
         """Fixed teams: seat % 2. Rulesets without fixed teams override."""
@@ -133,10 +136,10 @@ class Ruleset:
     def max_width(self) -> int:
         return self.decks
 
+    @abc.abstractmethod
     def answers(self, kind: tuple[int, int]) -> list[Shape]:
         """A follower's possible answers to a lead unit of ``kind``, best first; the last is
         always ``()`` (no structure owed)."""
-        raise NotImplementedError
 
     def follow_rule_id(self, kind: tuple[int, int]) -> str:
         width, length = kind
@@ -148,19 +151,22 @@ class Ruleset:
 
     # -- declarations -----------------------------------------------------------------------------
 
+    @abc.abstractmethod
     def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
         """What ``cards`` declare at ``level``, or why they declare nothing."""
-        raise NotImplementedError
 
     # -- scoring --------------------------------------------------------------------------------
 
+    @abc.abstractmethod
     def kitty_multiplier(self, winning: list[Unit]) -> int:
-        raise NotImplementedError
+        """The multiplier of the kitty's points when the defenders win the last trick with
+        ``winning`` (its units)."""
 
+    @abc.abstractmethod
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = ()) -> Outcome:
-        raise NotImplementedError
+        """The hand's outcome from the defenders' points (with the kitty award)."""
 
     def surrender_outcome(self, declarer: int, contract: int | None) -> Outcome | None:
         """The outcome of a surrender, where the ruleset allows one (``None``: not checked)."""

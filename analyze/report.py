@@ -57,7 +57,11 @@ LABELS = {
         "notices": "Undetermined", "lead": "lead", "bid_accuracy": "Bid accuracy",
         "chart_bids": "Winning bid against the defenders' points", "winning_bid": "Winning bid",
         "made": "made", "margin": "mean margin (bid − points)", "abs_error": "mean error",
-        "auctions": "Auctions", "contract": "Bid",
+        "auctions": "Auctions", "contract": "Bid", "share": "share", "leads": "leads",
+        "captured": "points captured", "conceded": "points conceded",
+        "throws": "throws (stood)", "declared": "declared (kept)", "kitties_lost": "kitties lost",
+        "opening_bid": "mean opening bid", "rounds": "mean rounds of bidding",
+        "surrenders": "surrenders", "surrendered": "surrendered", "anonymized": "anonymized",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -75,6 +79,10 @@ LABELS = {
         "notices": "无法判定", "lead": "首出", "bid_accuracy": "叫分准确度",
         "chart_bids": "标分与边家得分", "winning_bid": "中标分", "made": "庄胜率",
         "margin": "平均差 (标分 − 得分)", "abs_error": "平均误差", "auctions": "竞叫", "contract": "标分",
+        "share": "占比", "leads": "首出", "captured": "捡分", "conceded": "失分",
+        "throws": "甩牌 (成功)", "declared": "做庄 (保庄)", "kitties_lost": "被抠底",
+        "opening_bid": "平均起叫", "rounds": "平均叫牌轮数", "surrenders": "投降",
+        "surrendered": "投降", "anonymized": "已匿名",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}

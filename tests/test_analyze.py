@@ -140,3 +140,9 @@ def test_bid_accuracy_and_auction_tables(tmp_path):
     result = CliRunner().invoke(cli, ["report", str(path), "-o", str(tmp_path / "r.html")])
     html = (tmp_path / "r.html").read_text()
     assert 'id="bid-accuracy"' in html and "Winning bid against the defenders" in html
+
+
+def test_both_languages_label_everything():
+    from analyze.report import LABELS
+
+    assert set(LABELS["en"]) == set(LABELS["zh"])

@@ -60,6 +60,8 @@ class Collector:
     auctions: list[dict[str, Any]] = field(default_factory=list)
     reports: list[HandReport] = field(default_factory=list)
     keep_reports: bool = False
+    with_plays: bool = True
+    """Keep a row per play (the ``plays`` table); the report does without it."""
     _seen_matches: set[str] = field(default_factory=set)
     _hand_index: dict[tuple[str, int], int] = field(default_factory=dict)
     _players: dict[tuple[str | None, int], str] = field(default_factory=dict)
@@ -166,6 +168,8 @@ class Collector:
             for p, toks in zip(t.plays, cards, strict=True):
                 row[f"seat{p.seat}"] = " ".join(toks)
             self.tricks.append(row)
+            if not self.with_plays:
+                continue
             for order, (p, toks) in enumerate(zip(t.plays, cards, strict=True)):
                 self.plays.append({
                     **key, "trick": t.number, "order": order, "seat": p.seat,
@@ -295,12 +299,17 @@ def player_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     declarer, hands declared and kept, violations."""
     plays, tricks, hands = frames["plays"], frames["tricks"], frames["hands"]
     violations = frames["violations"]
-    if plays.is_empty():
+    if tricks.is_empty():
         return pl.DataFrame()
-    base = plays.group_by("player").agg(
-        pl.len().alias("plays"),
-        pl.col("is_lead").sum().alias("leads"),
-    )
+    if plays.is_empty():  # collected without play rows: leads from the tricks
+        base = frames["holdings"].select("player").unique().join(
+            tricks.group_by(pl.col("leader_player").alias("player")).agg(
+                pl.len().cast(pl.UInt32).alias("leads")), on="player", how="left")
+    else:
+        base = plays.group_by("player").agg(
+            pl.len().alias("plays"),
+            pl.col("is_lead").sum().alias("leads"),
+        )
     won = tricks.group_by(pl.col("winner_player").alias("player")).agg(
         pl.len().alias("tricks_won"),
         pl.col("points").filter(pl.col("winner_side") == "defenders").sum()
@@ -324,7 +333,7 @@ def player_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
         out = out.join(extra, on="player", how="left")
     total_tricks = max(tricks.height, 1)
     return out.with_columns(
-        pl.col(c).fill_null(0) for c in ("tricks_won", "points_captured", "throws_tried",
+        pl.col(c).fill_null(0) for c in ("leads", "tricks_won", "points_captured", "throws_tried",
                                           "throws_stood", "hands_declared", "declarer_kept",
                                           "kitties_lost", "points_conceded", "violations")
     ).with_columns(
@@ -389,11 +398,11 @@ def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
 
 def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             anonymize: bool = False, keep_reports: bool = False, issues: list | None = None,
-            ruleset: str | None = None) -> Collector:
+            ruleset: str | None = None, with_plays: bool = True) -> Collector:
     """Replay every hand once and gather all metrics."""
     import replay
 
-    c = Collector(anonymize=anonymize, keep_reports=keep_reports)
+    c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays)
     for report in replay.validate(paths, ruleset=ruleset, issues=issues):
         c.add(report)
     return c

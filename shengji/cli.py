@@ -394,7 +394,7 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
 
     issues: list[RecordError] = []
     collector = collect(list(paths), anonymize=anonymize, keep_reports=True, issues=issues,
-                        ruleset=ruleset)
+                        ruleset=ruleset, with_plays=False)
     written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands)
     click.echo(f"{written[0]}: {len(collector.hands)} hand(s)"
                + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)

@@ -146,3 +146,14 @@ def test_both_languages_label_everything():
     from analyze.report import LABELS
 
     assert set(LABELS["en"]) == set(LABELS["zh"])
+
+
+def test_player_summary_without_play_rows_agrees():
+    clean = ROOT / "samples" / "matches" / "tractor-2deck.jsonl"  # out of turn leads would differ
+    full = analyze.collect(clean).frames()
+    lean = analyze.collect(clean, with_plays=False).frames()
+    assert lean["plays"].is_empty()
+    cols = ["player", "leads", "tricks_won", "points_captured", "hands_declared", "violations"]
+    a = analyze.player_summary(full).select(cols).sort("player")
+    b = analyze.player_summary(lean).select(cols).sort("player")
+    assert a.cast({"leads": pl.UInt32}).equals(b.cast({"leads": pl.UInt32}))

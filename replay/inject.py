@@ -74,6 +74,9 @@ def _plays(hand: Hand, rules: Ruleset) -> list[PlayInfo]:
     return out
 
 
+PLAYERS = [4]
+"""The number of players of the hand being mutated (set by :func:`_mutate`)."""
+
 Mutation = Callable[[list[Event], list[PlayInfo], random.Random], tuple[int, str] | None]
 
 
@@ -196,8 +199,9 @@ def _claim(kind: type[Event], change: Callable[[Event, random.Random], dict | No
     return mutate
 
 
-winner_mismatch = _claim(TrickEnd, lambda e, r: {"winner": (e.winner + 1 + r.randrange(3)) % 4},
-                         "result.winner-mismatch")
+winner_mismatch = _claim(
+    TrickEnd, lambda e, r: {"winner": (e.winner + 1 + r.randrange(PLAYERS[0] - 1)) % PLAYERS[0]},
+    "result.winner-mismatch")
 trick_points = _claim(TrickEnd, lambda e, r: {"points": (e.points or 0) + 5},
                       "result.trick-points-mismatch")
 points_mismatch = _claim(Result, lambda e, r: {"defender_points": e.defender_points + 5}
@@ -206,12 +210,12 @@ multiplier_mismatch = _claim(Result, lambda e, r: {"kitty_multiplier": (e.kitty_
                              "result.multiplier-mismatch")
 level_mismatch = _claim(Result, lambda e, r: {"level_change": [x + 1 for x in e.level_change]}
                         if e.level_change else None, "result.level-change-mismatch")
-dealer_mismatch = _claim(Result, lambda e, r: {"next_dealer": (e.next_dealer + 1) % 4}
+dealer_mismatch = _claim(Result, lambda e, r: {"next_dealer": (e.next_dealer + 1) % PLAYERS[0]}
                          if e.next_dealer is not None else None, "result.next-dealer-mismatch")
 kitty_size = _claim(KittyBury, lambda e, r: {"cards": e.cards[:-1]} if e.cards else None,
                     "kitty.wrong-size")
 declare_not_held = _claim(Declare, lambda e, r: {"drawn": 0}, "declare.cards-not-held")
-hand_dealer = _claim(HandStart, lambda e, r: {"dealer": (e.dealer + 1) % 4}
+hand_dealer = _claim(HandStart, lambda e, r: {"dealer": (e.dealer + 1) % PLAYERS[0]}
                      if e.dealer is not None and e.hand > 1 else None, "hand.dealer-mismatch")
 
 def bid_not_lower(events, plays, rng):  # type: ignore[no-untyped-def]
@@ -329,6 +333,7 @@ def inject_violations(events: Iterable[Event], *, rate: float, seed: int, rules:
 def _mutate(hand: Hand, rules: Ruleset, rng: random.Random, names: list[str],
             labels: list[Label]) -> list[Event]:
     events = list(hand.events)
+    PLAYERS[0] = rules.players
     plays = _plays(hand, rules)
     order = list(names)
     rng.shuffle(order)

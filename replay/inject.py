@@ -74,10 +74,8 @@ def _plays(hand: Hand, rules: Ruleset) -> list[PlayInfo]:
     return out
 
 
-PLAYERS = [4]
-"""The number of players of the hand being mutated (set by :func:`_mutate`)."""
-
-Mutation = Callable[[list[Event], list[PlayInfo], random.Random], tuple[int, str] | None]
+Mutation = Callable[[list[Event], list[PlayInfo], random.Random, int], tuple[int, str] | None]
+"""A mutation: (events of the hand, its plays, rng, players) -> (seq, rule id) or None."""
 
 
 def _replace(events: list[Event], i: int, **changes: object) -> None:
@@ -88,7 +86,7 @@ def _tok(cards: list[int]) -> list[str]:
     return [str(Card(c)) for c in cards]
 
 
-def card_not_held(events, plays, rng):  # type: ignore[no-untyped-def]
+def card_not_held(events, plays, rng, players):  # type: ignore[no-untyped-def]
     follows = [p for p in plays if not p.leading]
     rng.shuffle(follows)
     for p in follows:
@@ -101,7 +99,7 @@ def card_not_held(events, plays, rng):  # type: ignore[no-untyped-def]
     return None
 
 
-def out_of_turn(events, plays, rng):  # type: ignore[no-untyped-def]
+def out_of_turn(events, plays, rng, players):  # type: ignore[no-untyped-def]
     pairs = [(a, b) for a, b in itertools.pairwise(plays)
              if not a.leading and not b.leading and b.index == a.index + 1]
     if not pairs:
@@ -113,7 +111,7 @@ def out_of_turn(events, plays, rng):  # type: ignore[no-untyped-def]
     return ea.seq, "play.out-of-turn"
 
 
-def wrong_count(events, plays, rng):  # type: ignore[no-untyped-def]
+def wrong_count(events, plays, rng, players):  # type: ignore[no-untyped-def]
     follows = [p for p in plays if not p.leading]
     rng.shuffle(follows)
     for p in follows:
@@ -124,7 +122,7 @@ def wrong_count(events, plays, rng):  # type: ignore[no-untyped-def]
     return None
 
 
-def suit_required(events, plays, rng):  # type: ignore[no-untyped-def]
+def suit_required(events, plays, rng, players):  # type: ignore[no-untyped-def]
     follows = [p for p in plays if not p.leading]
     rng.shuffle(follows)
     for p in follows:
@@ -139,7 +137,7 @@ def suit_required(events, plays, rng):  # type: ignore[no-untyped-def]
     return None
 
 
-def pair_required(events, plays, rng):  # type: ignore[no-untyped-def]
+def pair_required(events, plays, rng, players):  # type: ignore[no-untyped-def]
     for p in plays:
         if p.leading or p.lead_kinds != [(2, 1)]:
             continue
@@ -154,7 +152,7 @@ def pair_required(events, plays, rng):  # type: ignore[no-untyped-def]
     return None
 
 
-def tractor_required(events, plays, rng):  # type: ignore[no-untyped-def]
+def tractor_required(events, plays, rng, players):  # type: ignore[no-untyped-def]
     for p in plays:
         if p.leading or len(p.lead_kinds) != 1 or p.lead_kinds[0][0] != 2 or \
                 p.lead_kinds[0][1] < 2:
@@ -173,7 +171,7 @@ def tractor_required(events, plays, rng):  # type: ignore[no-untyped-def]
     return None
 
 
-def throw_beatable(events, plays, rng):  # type: ignore[no-untyped-def]
+def throw_beatable(events, plays, rng, players):  # type: ignore[no-untyped-def]
     for i, ev in enumerate(events):
         if isinstance(ev, ThrowFail) and i + 1 < len(events) and isinstance(events[i + 1], Play):
             events[i + 1] = msgspec.structs.replace(events[i + 1], cards=list(ev.cards))
@@ -184,13 +182,13 @@ def throw_beatable(events, plays, rng):  # type: ignore[no-untyped-def]
     return None
 
 
-def _claim(kind: type[Event], change: Callable[[Event, random.Random], dict | None], rule: str
-           ) -> Mutation:
-    def mutate(events, plays, rng):  # type: ignore[no-untyped-def]
+def _claim(kind: type[Event], change: Callable[[Event, random.Random, int], dict | None],
+           rule: str) -> Mutation:
+    def mutate(events, plays, rng, players):  # type: ignore[no-untyped-def]
         idx = [i for i, e in enumerate(events) if isinstance(e, kind)]
         rng.shuffle(idx)
         for i in idx:
-            changes = change(events[i], rng)
+            changes = change(events[i], rng, players)
             if changes:
                 _replace(events, i, **changes)
                 return events[i].seq, rule
@@ -200,25 +198,25 @@ def _claim(kind: type[Event], change: Callable[[Event, random.Random], dict | No
 
 
 winner_mismatch = _claim(
-    TrickEnd, lambda e, r: {"winner": (e.winner + 1 + r.randrange(PLAYERS[0] - 1)) % PLAYERS[0]},
+    TrickEnd, lambda e, r, n: {"winner": (e.winner + 1 + r.randrange(n - 1)) % n},
     "result.winner-mismatch")
-trick_points = _claim(TrickEnd, lambda e, r: {"points": (e.points or 0) + 5},
+trick_points = _claim(TrickEnd, lambda e, r, n: {"points": (e.points or 0) + 5},
                       "result.trick-points-mismatch")
-points_mismatch = _claim(Result, lambda e, r: {"defender_points": e.defender_points + 5}
+points_mismatch = _claim(Result, lambda e, r, n: {"defender_points": e.defender_points + 5}
                          if e.defender_points is not None else None, "result.points-mismatch")
-multiplier_mismatch = _claim(Result, lambda e, r: {"kitty_multiplier": (e.kitty_multiplier or 1) * 2},
+multiplier_mismatch = _claim(Result, lambda e, r, n: {"kitty_multiplier": (e.kitty_multiplier or 1) * 2},
                              "result.multiplier-mismatch")
-level_mismatch = _claim(Result, lambda e, r: {"level_change": [x + 1 for x in e.level_change]}
+level_mismatch = _claim(Result, lambda e, r, n: {"level_change": [x + 1 for x in e.level_change]}
                         if e.level_change else None, "result.level-change-mismatch")
-dealer_mismatch = _claim(Result, lambda e, r: {"next_dealer": (e.next_dealer + 1) % PLAYERS[0]}
+dealer_mismatch = _claim(Result, lambda e, r, n: {"next_dealer": (e.next_dealer + 1) % n}
                          if e.next_dealer is not None else None, "result.next-dealer-mismatch")
-kitty_size = _claim(KittyBury, lambda e, r: {"cards": e.cards[:-1]} if e.cards else None,
+kitty_size = _claim(KittyBury, lambda e, r, n: {"cards": e.cards[:-1]} if e.cards else None,
                     "kitty.wrong-size")
-declare_not_held = _claim(Declare, lambda e, r: {"drawn": 0}, "declare.cards-not-held")
-hand_dealer = _claim(HandStart, lambda e, r: {"dealer": (e.dealer + 1) % PLAYERS[0]}
+declare_not_held = _claim(Declare, lambda e, r, n: {"drawn": 0}, "declare.cards-not-held")
+hand_dealer = _claim(HandStart, lambda e, r, n: {"dealer": (e.dealer + 1) % n}
                      if e.dealer is not None and e.hand > 1 else None, "hand.dealer-mismatch")
 
-def bid_not_lower(events, plays, rng):  # type: ignore[no-untyped-def]
+def bid_not_lower(events, plays, rng, players):  # type: ignore[no-untyped-def]
     bids = [i for i, e in enumerate(events) if isinstance(e, Bid)]
     if len(bids) < 2:
         return None
@@ -227,7 +225,7 @@ def bid_not_lower(events, plays, rng):  # type: ignore[no-untyped-def]
     return events[bids[k]].seq, "auction.not-lower"
 
 
-def auction_out_of_turn(events, plays, rng):  # type: ignore[no-untyped-def]
+def auction_out_of_turn(events, plays, rng, players):  # type: ignore[no-untyped-def]
     idx = [i for i, e in enumerate(events) if isinstance(e, (Bid, Pass))]
     # not the first pair: the first bid or pass sets where the auction starts (D-1)
     pairs = [(a, b) for a, b in itertools.pairwise(idx[1:])
@@ -241,7 +239,7 @@ def auction_out_of_turn(events, plays, rng):  # type: ignore[no-untyped-def]
     return ea.seq, "auction.out-of-turn"
 
 
-def trump_after_kitty(events, plays, rng):  # type: ignore[no-untyped-def]
+def trump_after_kitty(events, plays, rng, players):  # type: ignore[no-untyped-def]
     for i, e in enumerate(events):
         if isinstance(e, TrumpChosen) and e.seat is not None and i + 1 < len(events) and \
                 isinstance(events[i + 1], KittyTake):
@@ -253,7 +251,7 @@ def trump_after_kitty(events, plays, rng):  # type: ignore[no-untyped-def]
 
 
 settlement_mismatch = _claim(
-    Result, lambda e, r: {"settlement": [x + (1 if i == 0 else 0)
+    Result, lambda e, r, n: {"settlement": [x + (1 if i == 0 else 0)
                                          for i, x in enumerate(e.settlement)]}
     if e.settlement else None, "result.settlement-mismatch")
 
@@ -333,13 +331,12 @@ def inject_violations(events: Iterable[Event], *, rate: float, seed: int, rules:
 def _mutate(hand: Hand, rules: Ruleset, rng: random.Random, names: list[str],
             labels: list[Label]) -> list[Event]:
     events = list(hand.events)
-    PLAYERS[0] = rules.players
     plays = _plays(hand, rules)
     order = list(names)
     rng.shuffle(order)
     for name in order:
         trial = list(events)
-        found = MUTATIONS[name](trial, plays, rng)
+        found = MUTATIONS[name](trial, plays, rng, rules.players)
         if found is not None:
             seq, rule = found
             labels.append(Label(match=hand.match, hand=hand.number, seq=seq, rule=rule))

@@ -27,6 +27,9 @@ def hand_dict(report: HandReport) -> dict[str, Any]:
         "declarer": report.declarer,
         "trump": report.trump,
         "level": report.level,
+        "contract": report.contract,
+        "bids": [{"seat": seat, "points": points} for seat, points in report.bids],
+        "surrendered": report.surrendered,
         "violations": [msgspec.to_builtins(v) for v in report.violations],
         "record_issues": [str(i) for i in report.record_issues],
         "notices": [n.message for n in report.notices],
@@ -43,6 +46,7 @@ def hand_dict(report: HandReport) -> dict[str, Any]:
             "defender_points": out.defender_points, "kitty_points": out.kitty_points,
             "kitty_multiplier": out.kitty_multiplier, "level_change": out.level_change,
             "next_dealer": out.next_dealer, "settlement": out.settlement,
+            "round_settlement": out.round_settlement,
         },
     }
 

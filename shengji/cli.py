@@ -41,6 +41,10 @@ def handle_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except BrokenPipeError:  # the reader went away (| head): stop quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(EXIT_OK)
         except (GamelogError, OSError) as exc:
             _fail(str(exc))
         except KeyboardInterrupt:

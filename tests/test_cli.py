@@ -175,3 +175,9 @@ def test_validate_in_parallel_prints_the_same_in_the_same_order():
     two = run("validate", target, "--format", "json", "-j", "2")
     assert one.exit_code == two.exit_code == 1
     assert one.output == two.output
+
+
+def test_the_annotated_hand_in_the_format_spec_is_the_current_sample():
+    doc = (ROOT / "docs" / "format.md").read_text()
+    sample = (ROOT / "samples" / "examples" / "tractor-1deck.jsonl").read_text()
+    assert sample in doc

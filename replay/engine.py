@@ -440,7 +440,7 @@ class HandReplay:
                            f"seat {seat} bids or passes after the auction has closed.", seat=seat)
             return
         if self.bids:
-            expected = self._next_bidder()
+            expected = self.next_bidder()
             if expected is not None and seat != expected:
                 self.violation("auction.out-of-turn",
                                f"seat {seat} bids or passes, but it is seat {expected}'s turn.",
@@ -460,7 +460,7 @@ class HandReplay:
             self.passed.add(seat)
         self.bids.append((seat, ev.points if isinstance(ev, Bid) else None))
 
-    def _next_bidder(self) -> int | None:
+    def next_bidder(self) -> int | None:
         """The next seat still in the auction after the last one to act."""
         last = self.bids[-1][0]
         for k in range(1, self.players + 1):

@@ -176,7 +176,7 @@ def _play_auction_hand(rules: Ruleset, match: str, number: int, header: MatchSta
             active.remove(seat)
         if not active or (lowest is not None and len(active) == 1 and st.high_bidder in active):
             break
-        seat = st._next_bidder()
+        seat = st.next_bidder()  # the engine's own turn order
         if seat is None:
             break
     st.close_auction()

@@ -11,8 +11,6 @@ import polars as pl
 from analyze.metrics import Collector
 from gamelog.jsonl import atomic_output
 
-TABLES = ("matches", "hands", "tricks", "plays", "violations", "holdings", "auctions")
-
 
 def export_tables(collector: Collector, directory: str | os.PathLike[str], *, csv: bool = False
                   ) -> Iterator[tuple[Path, int]]:

@@ -25,10 +25,6 @@ from replay.order import CLASS_NAMES, TRUMP
 from replay.units import unit_name
 
 
-def seat_names_of(header: MatchStart | None) -> list[int]:
-    return list(range(header.players if header is not None else 4))
-
-
 def _tokens(cards: Iterable[int]) -> list[str]:
     return [CARD_TOKENS[c] for c in cards]
 
@@ -180,12 +176,13 @@ class Collector:
                 })
         if report.bids or report.contract is not None:
             bids = [p for _, p in report.bids if p is not None]
+            players = header.players if header is not None else 4
             points = out.defender_points if out is not None and not report.surrendered else None
             self.auctions.append({
-                **key, "players": len(seat_names_of(header)),
+                **key, "players": players,
                 "opener": report.bids[0][0] if report.bids else None,
                 "bids": len(bids), "passes": sum(1 for _, p in report.bids if p is None),
-                "rounds": -(-len(report.bids) // max(1, len(seat_names_of(header)))),
+                "rounds": -(-len(report.bids) // players),
                 "opening_bid": bids[0] if bids else None,
                 "winning_bid": report.contract, "declarer": report.declarer,
                 "declarer_player": self.player(header, report.declarer),

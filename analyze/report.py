@@ -405,11 +405,3 @@ def _swap_in(build: Path, out: Path) -> None:
 def _write(path: Path, text: str) -> None:
     with atomic_output(path) as f:
         f.write(text.encode())
-
-
-def json_summary(collector: Collector) -> str:
-    """The dashboard's numbers as JSON (for machines)."""
-    frames = collector.frames()
-    return json.dumps({"players": player_summary(frames).to_dicts(),
-                       "violations_by_rule": violations_by_rule(frames).to_dicts()},
-                      ensure_ascii=False, default=str)

@@ -79,7 +79,7 @@ def explain_validation(exc: msgspec.ValidationError) -> tuple[str, str | None]:
         if path == "$.type":
             return f"unknown event type {value}", path
         return f"invalid value {value}", path
-    if path == "$.type" or (message.startswith("Invalid value") and path == "$.type"):
+    if path == "$.type":
         return f"unknown event type ({message})", path
     wrong = re.match(r"Expected `([^`]*)`, got `([^`]*)`", message)
     if wrong:

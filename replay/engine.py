@@ -22,7 +22,6 @@ from gamelog.model import (
     HandStart,
     KittyBury,
     KittyTake,
-    MatchStart,
     Pass,
     Play,
     Result,
@@ -857,7 +856,7 @@ class HandReplay:
         can show within the cards still to play, and the units used (D-2). Memoised."""
         order = self.order
         assert order is not None
-        key = (order.uid, id(self.rules.answers.__func__), tuple(sorted(avail.items())),
+        key = (order.uid, type(self.rules), tuple(sorted(avail.items())),
                tuple(units), budget)
         found = _ANSWERS.get(key)
         if found is None:
@@ -1117,7 +1116,3 @@ def advance_levels(levels: list[str], change: list[int]) -> list[str]:
         i = LEVEL_ORDER.index(lv) if lv in LEVEL_ORDER else len(LEVEL_ORDER) - 1
         out.append(LEVEL_ORDER[min(i + up, len(LEVEL_ORDER) - 1)])
     return out
-
-
-def header_levels(header: MatchStart | None) -> list[str] | None:
-    return list(header.levels) if header is not None and header.levels else None

@@ -34,7 +34,7 @@ from gamelog.model import (
     TrumpChosen,
 )
 from replay.agents import Agent, HeuristicAgent, SeatView
-from replay.engine import LEVEL_ORDER, HandReplay, MatchContext, advance_levels
+from replay.engine import LEVEL_ORDER, RANK_OF, HandReplay, MatchContext, advance_levels
 from replay.legal import beaten_by_others, follow_spec
 from replay.rulesets.base import Declaration, Ruleset
 from replay.units import beats_unit, decompose
@@ -201,7 +201,7 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
     players = rules.players
     b.add(KittyTake, seat=declarer, cards=tokens(Card(c) for c in kitty))
     # the engine fixes the order at the first play; the declarer needs it to bury
-    order = rules.order(st.trump, _rank(st.level or level))
+    order = rules.order(st.trump, RANK_OF.get(st.level or level))
     view = _view(st, declarer, order)
     buried = agents[declarer].bury(view, rules.kitty_size())
     b.add(KittyBury, seat=declarer, cards=tokens(Card(c) for c in buried))
@@ -249,12 +249,6 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
     return b.events, declarer
 
 
-def _rank(level: str):  # type: ignore[no-untyped-def]
-    from gamelog.cards import Rank
-
-    return None if level == "NT" else Rank.parse(level)
-
-
 def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, first: int,
                   holdings: list[list[int]], agents: list[Agent]
                   ) -> list[tuple[int, list[int], int]]:
@@ -273,7 +267,7 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
             held[seat][card] += 1
             drawn += 1
             level_str = levels[dealer % 2] if dealer is not None else levels[seat % 2]
-            level = _rank(level_str)
+            level = RANK_OF.get(level_str)
             if level is None:
                 continue
             options = []

@@ -191,9 +191,6 @@ class Ruleset(abc.ABC):
         """Defenders' point totals where the outcome changes, with a short label (for charts)."""
         return []
 
-    def describe_options(self) -> list[tuple[str, str, Any, str]]:
-        return [(o.name, o.type.__name__, o.default, o.help) for o in self.options]
-
 
 def team_outcome(defender_points: int, kitty_points: int, multiplier: int | None, dealer: int,
                  declarer: int, up: int, declarer_side: bool | None) -> Outcome:

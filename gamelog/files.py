@@ -13,10 +13,17 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from gamelog import jsonl, parquet
+from gamelog import jsonl
 from gamelog.errors import GamelogIOError, RecordError
 from gamelog.model import Event, Hand, Match, MatchStart
 from gamelog.reader import EventDecoder, HandAssembler
+
+
+def _parquet():  # type: ignore[no-untyped-def]
+    """gamelog.parquet, imported on first use (pyarrow takes a while to load)."""
+    from gamelog import parquet
+
+    return parquet
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -81,7 +88,7 @@ def read(
                     yield from asm.feed(jsonl.iter_items(stream, decoder, str(file)),
                                         with_headers=with_headers)
             else:
-                yield from asm.feed(parquet.iter_items(file, decoder), with_headers=with_headers)
+                yield from asm.feed(_parquet().iter_items(file, decoder), with_headers=with_headers)
         finally:
             if issues is not None:
                 issues.extend(asm.issues)
@@ -137,11 +144,11 @@ def dump(items: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) ->
     """
     p = Path(path)
     if p.is_dir() or (not p.suffix and not p.exists()):
-        paths = parquet.write_dataset(items, p)
+        paths = _parquet().write_dataset(items, p)
         return sum(_rows(f) for f in paths)
     if record_format(p) == "jsonl":
         return jsonl.write(items, p)
-    return parquet.write(items, p)
+    return _parquet().write(items, p)
 
 
 def _rows(path: Path) -> int:

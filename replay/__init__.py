@@ -47,6 +47,7 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
                    ) -> Iterator[HandReport]:
     """Replay hands in order, carrying levels and the next dealer from hand to hand."""
     contexts: dict[tuple[str | None, str], MatchContext] = {}
+    configured: tuple[MatchStart | None, Ruleset] | None = None  # the last header's ruleset
     for hand in hands:
         key = (hand.source, hand.match)  # the same match in two files is two replays
         ctx = contexts.get(key)
@@ -54,7 +55,11 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
             levels = list(hand.header.levels) if hand.header and hand.header.levels else None
             ctx = contexts[key] = MatchContext(levels=levels)
         try:
-            rules = ruleset_for(hand.header, ruleset, options)
+            if configured is not None and configured[0] is hand.header:
+                rules = configured[1]
+            else:
+                rules = ruleset_for(hand.header, ruleset, options)
+                configured = (hand.header, rules)
         except RulesetError as exc:
             named = ruleset or (hand.header.ruleset if hand.header else "?")
             report = HandReport(hand.match, hand.number, named,

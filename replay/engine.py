@@ -8,9 +8,11 @@ after each kind of violation is documented in docs/rules/engine.md.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from gamelog.cards import CARD_BY_TOKEN, UNKNOWN, Card, Rank, Suit
 from gamelog.model import (
@@ -46,36 +48,45 @@ from replay.units import (
 from replay.violations import Notice, StrictStop, Violation, ViolationLog, show
 
 RANK_OF = {str(r): r for r in Rank}
-_ANSWERS: dict[tuple, list] = {}
-_STRENGTH: dict[tuple, tuple[int, int] | None] = {}
+_INDEX: dict[str, int] = {t: int(c) for t, c in CARD_BY_TOKEN.items()}
+"""Card token -> index in a count vector (plain ints: the replay needs no more)."""
+_ANSWERS: dict[tuple, tuple[int, ...]] = {}
 SUIT_OF = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
 LEVEL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
 
-@dataclass
+@dataclass(slots=True)
 class TrickPlay:
     seat: int
     cards: list[int]
     seq: int
 
 
-@dataclass
 class Trick:
-    """A trick as the rules decide it."""
+    """A trick as the rules decide it (a plain slotted class: one is made per trick)."""
 
-    number: int
-    leader: int
-    plays: list[TrickPlay] = field(default_factory=list)
-    lead_units: list[Unit] = field(default_factory=list)
-    lead_class: int = 0
-    winner: int | None = None
-    points: int = 0
-    trumped: bool = False
-    throw: bool = False
-    failed_throw: list[int] | None = None  # the cards attempted, when a throw failed
-    lead_size: int = 0
-    lead_kinds: list[tuple[int, int]] = field(default_factory=list)
-    singles_only: bool = True
+    __slots__ = ("failed_throw", "lead_class", "lead_kinds", "lead_size", "lead_units",
+                 "leader", "number", "plays", "points", "singles_only", "throw", "trumped",
+                 "winner")
+
+    def __init__(self, number: int, leader: int) -> None:
+        self.number = number
+        self.leader = leader
+        self.plays: list[TrickPlay] = []
+        self.lead_units: list[Unit] = []
+        self.lead_class = 0
+        self.winner: int | None = None
+        self.points = 0
+        self.trumped = False
+        self.throw = False
+        self.failed_throw: list[int] | None = None  # the cards attempted, when a throw failed
+        self.lead_size = 0
+        self.lead_kinds: list[tuple[int, int]] = []
+        self.singles_only = True
+
+    def __repr__(self) -> str:
+        return (f"Trick(number={self.number}, leader={self.leader}, winner={self.winner}, "
+                f"points={self.points}, plays={self.plays!r})")
 
 
 @dataclass
@@ -162,7 +173,7 @@ class HandReplay:
         self.finished = False
         self.undetermined = False
         self.seq: int | None = None
-        self.points_table = [ruleset.card_points(Card(c)) for c in range(54)]
+        self.points_table = ruleset.points_table()
         self.left = [0] * n  # cards in each seat's hand, known or hidden
         self.bids: list[tuple[int, int | None]] = []
         self.passed: set[int] = set()
@@ -207,21 +218,26 @@ class HandReplay:
 
     def apply(self, ev: Event) -> None:
         self.seq = ev.seq
-        if self.finished and not isinstance(ev, (Result, TrickEnd)):
+        kind = type(ev)
+        if kind is Play and not self.finished:  # the hot path: most events are plays
+            if 0 <= ev.seat < self.players:  # type: ignore[union-attr,attr-defined]
+                self.on_play(ev)  # type: ignore[arg-type]
+                return
+        elif self.finished and kind is not Result and kind is not TrickEnd:
             self.violation("hand.event-after-end",
-                           f"a {type(ev).__name__} event comes after the last trick.")
+                           f"a {kind.__name__} event comes after the last trick.")
             return
-        handler = _HANDLERS.get(type(ev))
+        handler = _HANDLERS.get(kind)
         if handler is None or not self._seats_exist(ev):
             return
         handler(self, ev)
 
-    _SEAT_FIELDS = ("seat", "dealer", "declarer", "first_draw", "leader", "winner")
+    _SEAT_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "dealer", "declarer", "first_draw", "leader", "winner")
 
     def _seats_exist(self, ev: Event) -> bool:
         """Every seat an event names is at the table; otherwise it is reported and skipped."""
-        for name in self._SEAT_FIELDS:
-            seat = getattr(ev, name, None)
+        for name in _seat_fields(type(ev)):
+            seat = getattr(ev, name)
             if seat is not None and not 0 <= seat < self.players:
                 self.violation("event.no-such-seat",
                                f"the {type(ev).__name__} event names seat {seat}, but the table "
@@ -255,8 +271,8 @@ class HandReplay:
         if accepted and ev.levels is not None and list(ev.levels) not in accepted:
             self.violation("hand.level-mismatch",
                            f"the hand starts with levels {'/'.join(ev.levels)}, but the previous "
-                           f"hands give {'/'.join(ctx.levels)}.",
-                           required="levels " + "/".join(ctx.levels))
+                           f"hands give {'/'.join(accepted[0])}.",
+                           required="levels " + "/".join(accepted[0]))
         if self.dealer is None and ctx.next_dealer is not None:
             self.dealer = self.declarer = ctx.next_dealer
 
@@ -275,8 +291,8 @@ class HandReplay:
                            f"{r.kitty_size()} to the kitty.",
                            required=f"{r.players} × {r.hand_size()} + {r.kitty_size()}")
         self._check_conservation(exact=ev.kitty is not None)
-        self.bombs = tuple(seat for seat in range(self.players) for rank in range(13)
-                           if sum(self.held[seat][s * 13 + rank] for s in range(4)) >= 8)
+        self.bombs = tuple(seat for seat, h in enumerate(self.held)
+                           if max(h[r] + h[13 + r] + h[26 + r] + h[39 + r] for r in range(13)) >= 8)
 
     def on_setup(self, ev: Setup) -> None:
         self._set_holdings(ev.holdings, ev.kitty)
@@ -302,18 +318,15 @@ class HandReplay:
                 if t == UNKNOWN:
                     self.hidden[seat] += 1
                 else:
-                    self.held[seat][CARD_BY_TOKEN[t]] += 1
+                    self.held[seat][_INDEX[t]] += 1
         if kitty is not None:
-            self.kitty = [CARD_BY_TOKEN[t] for t in kitty if t != UNKNOWN]
+            self.kitty = [_INDEX[t] for t in kitty if t != UNKNOWN]
             self.kitty_hidden = sum(1 for t in kitty if t == UNKNOWN)
         self.known = True
 
     def _check_conservation(self, exact: bool) -> None:
         decks = self.rules.decks
-        total = [0] * 54
-        for seat in range(self.players):
-            for c in range(54):
-                total[c] += self.held[seat][c]
+        total = [sum(copies) for copies in zip(*self.held, strict=True)]
         for c in self.kitty:
             total[c] += 1
         extra = [c for c in range(54) if total[c] > decks]
@@ -330,7 +343,7 @@ class HandReplay:
 
     def on_declare(self, ev: Declare) -> None:
         r = self.rules
-        cards = [CARD_BY_TOKEN[t] for t in ev.cards]
+        cards = [_INDEX[t] for t in ev.cards]
         level = RANK_OF.get(self._current_level_for_declaring(), Rank.TWO)
         decl = r.declaration([Card(c) for c in cards], level)
         if isinstance(decl, str):
@@ -387,7 +400,7 @@ class HandReplay:
             cards = cards[:k]
         if any(t == UNKNOWN for t in cards):
             return None
-        return counts_of([CARD_BY_TOKEN[t] for t in cards])
+        return counts_of([_INDEX[t] for t in cards])
 
     @staticmethod
     def _held_list(counts: dict[int, int]) -> list[int]:
@@ -412,7 +425,7 @@ class HandReplay:
         if self.declaration is None:
             due = self._kitty_trump()
             if due != "undetermined" and due != named:
-                what = "no-trump" if due is None else due.name.lower()  # type: ignore[union-attr]
+                what = "no-trump" if due is None else due.name.lower()  # type: ignore[union-attr,attr-defined]
                 self.violation("trump.wrong",
                                f"nobody declared, so the kitty's card names trump ({what}), but "
                                f"the record makes {ev.trump} trump.", seat=ev.seat,
@@ -425,7 +438,7 @@ class HandReplay:
         if self.dealt_kitty is None or UNKNOWN in self.dealt_kitty:
             return "undetermined"
         return self.rules.trump_without_declaration(
-            [Card(CARD_BY_TOKEN[t]) for t in self.dealt_kitty])
+            [Card(_INDEX[t]) for t in self.dealt_kitty])
 
     def on_auction(self, ev: Bid | Pass) -> None:
         if not self.rules.has_auction:
@@ -489,7 +502,7 @@ class HandReplay:
             self.violation("kitty.wrong-seat",
                            f"seat {ev.seat} takes the kitty, but seat {self.declarer} declares.",
                            seat=ev.seat, required=f"seat {self.declarer} takes the kitty")
-        taken = [CARD_BY_TOKEN[t] for t in ev.cards if t != UNKNOWN]
+        taken = [_INDEX[t] for t in ev.cards if t != UNKNOWN]
         hidden = sum(1 for t in ev.cards if t == UNKNOWN)
         known = self.dealt_kitty is not None and UNKNOWN not in self.dealt_kitty and not hidden
         if known and sorted(taken) != sorted(self.kitty):
@@ -515,7 +528,7 @@ class HandReplay:
                            f"seat {ev.seat} buries {len(ev.cards)} cards; the kitty has "
                            f"{r.kitty_size()}.", seat=ev.seat,
                            required=f"{r.kitty_size()} cards")
-        cards = [CARD_BY_TOKEN[t] for t in ev.cards if t != UNKNOWN]
+        cards = [_INDEX[t] for t in ev.cards if t != UNKNOWN]
         hidden = sum(1 for t in ev.cards if t == UNKNOWN)
         missing = self._remove(ev.seat, cards)
         if missing:
@@ -603,10 +616,11 @@ class HandReplay:
         self.order = self.rules.order(self.trump, level)
         klass = self.order.klass
         self.class_left = [[0] * 5 for _ in range(self.players)]
-        for seat in range(self.players):
-            for c, n in enumerate(self.held[seat]):
-                if n:
-                    self.class_left[seat][klass[c]] += n
+        for seat, held in enumerate(self.held):
+            counts = self.class_left[seat]
+            for c in range(54):
+                if held[c]:
+                    counts[klass[c]] += held[c]
         if self.leader is None:
             self.leader = self.declarer
         if self.dealt_kitty is not None and not self.kitty_buried:
@@ -620,7 +634,7 @@ class HandReplay:
             return
         order = self.order
         assert order is not None
-        cards = [CARD_BY_TOKEN[t] for t in ev.cards]
+        cards = [_INDEX[t] for t in ev.cards]
         self._check_turn(ev.seat, leading=True)
         held = self.held[ev.seat]
         need = counts_of(cards)
@@ -640,7 +654,7 @@ class HandReplay:
         failing, undecided = self._failing_units(ev.seat, k, units)
         claimed: list[Unit] = []
         for b in ev.blockers or []:
-            bcards = [CARD_BY_TOKEN[t] for t in b.cards]
+            bcards = [_INDEX[t] for t in b.cards]
             bheld = self.held[b.seat] if b.seat < self.players else [0] * 54
             bcounts = counts_of(bcards)
             held_ok = all(bheld[c] >= n for c, n in bcounts.items()) or self.hidden[b.seat] > 0
@@ -661,6 +675,11 @@ class HandReplay:
                            "other seat can beat any of its units.", seat=ev.seat, cards=cards)
             return
         pool = [f[0] for f in failing] or claimed
+        if not pool:  # only hidden cards could beat it: which unit fails is not known
+            self.log.notice("hidden cards decide which unit of the failed throw is beaten; the "
+                            "forced play is not checked", self.seq)
+            self.pending_forced = (ev.seat, [], cards)
+            return
         forced = min(pool, key=lambda u: (u.low, u.size))
         self.pending_forced = (ev.seat, forced.all_cards(), cards)
 
@@ -694,60 +713,94 @@ class HandReplay:
                            seat=seat, required=f"seat {expected} plays")
 
     def on_play(self, ev: Play) -> None:
-        if self.order is None and not self.start_play():
-            return
         order = self.order
-        assert order is not None
+        if order is None:
+            if not self.start_play():
+                return
+            order = self.order
+            assert order is not None
         seat = ev.seat
-        cards = [CARD_BY_TOKEN[t] for t in ev.cards]
-        if not cards:
-            self.violation("play.wrong-count", f"seat {seat} plays no cards.", seat=seat)
-            return
-        leading = self.trick is None
-        if leading:
-            self.trick = Trick(number=self.tricks_before + len(self.tricks) + 1,
-                               leader=self.leader if self.leader is not None else seat)
+        tokens = ev.cards
+        if len(tokens) == 1:
+            cards = [_INDEX[tokens[0]]]
+        else:
+            cards = [_INDEX[t] for t in tokens]
+            if not cards:
+                self.violation("play.wrong-count", f"seat {seat} plays no cards.", seat=seat)
+                return
         trick = self.trick
-        assert trick is not None
-        self._check_turn(seat, leading)
+        leading = trick is None
+        if trick is None:
+            leader = self.leader
+            trick = self.trick = Trick(self.tricks_before + len(self.tricks) + 1,
+                                       leader if leader is not None else seat)
+            expected = leader
+        else:
+            expected = (trick.plays[-1].seat + 1) % self.players
+        if expected is not None and seat != expected:
+            what = "lead" if leading else "play"
+            self.violation("play.out-of-turn",
+                           f"seat {seat} plays, but it is seat {expected}'s turn to {what}.",
+                           seat=seat, required=f"seat {expected} plays")
         held = self.held[seat]
+        class_left = self.class_left[seat]  # type: ignore[index]
         suit_before: dict[int, int] | None = None
         known_before = 0
         if not leading:
-            assert self.class_left is not None
-            known_before = self.class_left[seat][trick.lead_class]
-            if known_before and (len(cards) > 1 or len(trick.plays[0].cards) > 1):
+            known_before = class_left[trick.lead_class]
+            if known_before and (len(cards) > 1 or trick.lead_size > 1):
                 suit_before = {c: held[c] for c in order.members[trick.lead_class] if held[c]}
         hidden_before = self.hidden[seat]
-        missing = self._remove(seat, cards)
+        klass = order.klass
+        missing: list[int] | None = None
+        for c in cards:  # take the cards from the holding (see _remove)
+            if held[c]:
+                held[c] -= 1
+                class_left[klass[c]] -= 1
+            elif self.hidden[seat]:
+                self.hidden[seat] -= 1
+            else:
+                if missing is None:
+                    missing = []
+                missing.append(c)
+                continue
+            self.left[seat] -= 1
         if missing:
             self.violation("play.card-not-held",
                            f"seat {seat} plays {show(missing)}, which it does not hold.",
                            seat=seat, cards=missing)
-        if self.void[seat]:
+        void = self.void[seat]
+        if void:
             for c in cards:
-                if order.klass[c] in self.void[seat] and c not in missing:
+                if klass[c] in void and (missing is None or c not in missing):
                     self.violation("follow.revoke",
                                    f"seat {seat} plays {Card(c).symbol}, a card of a suit it "
                                    "showed it did not have on an earlier trick.", seat=seat,
                                    cards=[c])
-                    self.void[seat].discard(order.klass[c])
+                    void.discard(klass[c])
                     break
         if leading:
             self._lead(seat, cards)
         else:
             self._follow(seat, cards, suit_before, known_before, hidden_before)
-        trick.plays.append(TrickPlay(seat, cards, ev.seq))
-        if len(trick.plays) == self.players:
+        plays = trick.plays
+        plays.append(TrickPlay(seat, cards, ev.seq))
+        if len(plays) == self.players:
             self._finish_trick()
 
     def _lead(self, seat: int, cards: list[int]) -> None:
         order = self.order
         trick = self.trick
         assert order is not None and trick is not None
+        forced = self.pending_forced
+        if len(cards) == 1 and forced is None:  # a single: nothing more to check
+            trick.lead_class = order.klass[cards[0]]
+            trick.lead_units = _single_unit(order, cards[0])
+            trick.lead_size = 1
+            trick.lead_kinds = [(1, 1)]
+            return
         classes = {order.klass[c] for c in cards}
         trick.lead_class = order.klass[cards[0]]
-        forced = self.pending_forced
         self.pending_forced = None
         if len(classes) > 1:
             self.violation("lead.mixed-suits",
@@ -762,7 +815,7 @@ class HandReplay:
         if forced is not None:
             fseat, fcards, tried = forced
             trick.failed_throw = tried
-            if fseat == seat and sorted(fcards) != sorted(cards):
+            if fseat == seat and fcards and sorted(fcards) != sorted(cards):
                 self.violation("throw.wrong-forced-play",
                                f"after the failed throw seat {seat} plays {show(cards)}, but the "
                                f"lowest failing unit was {show(fcards)}.", seat=seat, cards=cards,
@@ -819,18 +872,22 @@ class HandReplay:
         for c in in_suit:  # cards that came out of hidden ones were held too
             if holding.get(c, 0) < in_suit.count(c):
                 holding[c] = in_suit.count(c)
+        if max(holding.values(), default=0) < 2:
+            return  # every answer with structure needs two copies of a card: none is owed
         budget = len(in_suit)
         played = counts_of(in_suit)
         units = trick.lead_units
         if len(units) == 1 and units[0].length == 1 and budget >= units[0].width and \
                 any(n >= units[0].width for n in played.values()):
             return  # a pair (triple, quad) answered in kind: the best answer there is
-        shown = self._answers(played, trick.lead_units, budget)
-        if all(got == 0 for _, got, _ in shown):
+        shown = self._answer_ranks(played, units, budget)
+        if not any(shown):
             return  # the best answer to every unit: nothing better could have been owed
-        best = self._answers(holding, trick.lead_units, budget)
-        for (unit, want, want_units), (_, got, _) in zip(best, shown, strict=True):
+        best = self._answer_ranks(holding, units, budget)
+        for i, (want, got) in enumerate(zip(best, shown, strict=True)):
             if got > want:  # a worse answer (answers are indexed best first)
+                unit = units[i]
+                want_units = self._compute_answers(holding, units, budget)[i][2]
                 answers = self.rules.answers(unit.kind)
                 could = ", ".join(show(x.all_cards()) for x in want_units) or "singles"
                 self.violation(self.rules.follow_rule_id(unit.kind),
@@ -850,19 +907,23 @@ class HandReplay:
                 out[c] += 1
         return out
 
-    def _answers(self, avail: dict[int, int], units: list[Unit], budget: int
-                 ) -> list[tuple[Unit, int, list[Unit]]]:
+    def _answer_ranks(self, avail: dict[int, int], units: list[Unit], budget: int
+                      ) -> tuple[int, ...]:
         """For each lead unit, most significant first: the index of the best answer ``avail``
-        can show within the cards still to play, and the units used (D-2). Memoised."""
+        can show within the cards still to play (D-2). Memoised on what decides it: the powers
+        and copies of the cards held at least twice (every structured answer needs pairs),
+        the units' kinds and the budget."""
         order = self.order
         assert order is not None
-        key = (order.uid, type(self.rules), tuple(sorted(avail.items())),
-               tuple(units), budget)
+        power = order.power
+        shape = tuple(sorted([(power[c], n) for c, n in avail.items() if n >= 2]))
+        key = (type(self.rules), shape, tuple([u.kind for u in units]), budget)
         found = _ANSWERS.get(key)
         if found is None:
             if len(_ANSWERS) > 20_000:
                 _ANSWERS.clear()
-            found = _ANSWERS[key] = self._compute_answers(avail, units, budget)
+            found = _ANSWERS[key] = tuple(
+                [got for _, got, _ in self._compute_answers(avail, units, budget)])
         return found
 
     def _compute_answers(self, avail: dict[int, int], units: list[Unit], budget: int
@@ -896,18 +957,36 @@ class HandReplay:
         trick = self.trick
         assert order is not None and trick is not None
         kinds = trick.lead_kinds
+        lead_class = trick.lead_class
+        klass = order.klass
+        power = order.power
+        points = self.points_table
         best_key: tuple[int, int] | None = None
         winner = trick.plays[0].seat
+        total = 0
         for p in trick.plays:
-            key = play_strength(order, trick.lead_class, kinds, p.cards)
+            cards = p.cards
+            if len(cards) == 1:  # play_strength for a single, inline
+                c = cards[0]
+                total += points[c]
+                k = klass[c]
+                if k == lead_class:
+                    key: tuple[int, int] | None = (0, power[c])
+                elif k == TRUMP and lead_class != TRUMP:
+                    key = (1, power[c])
+                else:
+                    continue
+            else:
+                for c in cards:
+                    total += points[c]
+                key = play_strength(order, lead_class, kinds, cards)
             if key is not None and (best_key is None or key > best_key):
                 best_key, winner = key, p.seat
         trick.trumped = best_key is not None and best_key[0] == 1
         trick.winner = winner
-        points = self.points_table
-        trick.points = sum(points[c] for p in trick.plays for c in p.cards)
+        trick.points = total
         if not self.team_side(winner):
-            self.defender_points += trick.points
+            self.defender_points += total
         self.tricks.append(trick)
         self.trick = None
         self.leader = winner
@@ -1033,35 +1112,50 @@ class HandReplay:
                                      f"{computed}.", trick=None, required=f"{computed}")
 
 
+_SINGLES: dict[int, list[list[Unit]]] = {}
+
+
+def _single_unit(order: CardOrder, card: int) -> list[Unit]:
+    """The units of a one-card lead (shared per order: callers must not mutate it)."""
+    table = _SINGLES.get(order.uid)
+    if table is None:
+        if len(_SINGLES) > 1000:
+            _SINGLES.clear()
+        table = _SINGLES[order.uid] = [[Unit(1, 1, order.power[c], (c,))] for c in range(54)]
+    return table[card]
+
+
+@functools.cache
+def _seat_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an event type that name a seat."""
+    fields = getattr(kind, "__struct_fields__", ())
+    return tuple(name for name in HandReplay._SEAT_FIELDS if name in fields)
+
+
 def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]],
                   cards: list[int]) -> tuple[int, int] | None:
     """How strongly ``cards`` compete in a trick led in ``lead_class`` with units ``kinds``:
     ``(0, v)`` in the led suit, ``(1, v)`` trumping an off-suit lead, ``None`` when it cannot
     win (another suit, or the lead's units not covered: ruling 7). Higher wins; ties go to the
     first played."""
-    if len(cards) == 1:
-        k = order.klass[cards[0]]
-        if k == lead_class:
-            return (0, order.power[cards[0]])
-        if lead_class != TRUMP and k == TRUMP:
-            return (1, order.power[cards[0]])
-        return None
-    key = (order.uid, lead_class, tuple(kinds), tuple(sorted(cards)))
-    if key in _STRENGTH:
-        return _STRENGTH[key]
-    if len(_STRENGTH) > 20_000:
-        _STRENGTH.clear()
-    classes = {order.klass[c] for c in cards}
-    if classes == {lead_class}:
+    klass = order.klass
+    first = klass[cards[0]]
+    if first == lead_class:
         rank = 0
-    elif lead_class != TRUMP and classes == {TRUMP}:
+    elif lead_class != TRUMP and first == TRUMP:
         rank = 1
     else:
-        _STRENGTH[key] = None
         return None
-    value = best_value(counts_of(cards), order, kinds)
-    out = _STRENGTH[key] = None if value is None else (rank, value)
-    return out
+    power = order.power
+    if len(cards) == 1:
+        return (rank, power[cards[0]])
+    counts: dict[int, int] = {}
+    for c in cards:
+        if klass[c] != first:
+            return None
+        counts[c] = counts.get(c, 0) + 1
+    value = best_value(counts, order, kinds)
+    return None if value is None else (rank, value)
 
 
 def _shape_text(shape: tuple[tuple[int, int], ...]) -> str:
@@ -1070,7 +1164,7 @@ def _shape_text(shape: tuple[tuple[int, int], ...]) -> str:
     return " + ".join(unit_name(w, n) for w, n in shape)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[HandReplay, Any], None]] = {
     HandStart: HandReplay.on_hand,
     Deal: HandReplay.on_deal,
     Setup: HandReplay.on_setup,

@@ -200,7 +200,8 @@ def shape_size(shape: Shape) -> int:
 def best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, int]]) -> int | None:
     """The highest top power of a unit of ``kinds[0]`` in a covering of all structured
     ``kinds`` from ``avail``; ``None`` if they cannot all be covered (ruling 7). Memoised."""
-    key = (order.uid, tuple(sorted(avail.items())), tuple(kinds))
+    power = order.power  # the value depends only on the powers and copies (adjacency is by power)
+    key = (tuple(kinds), tuple(sorted([(power[c], n) for c, n in avail.items() if n])))
     if key in _VALUES:
         return _VALUES[key]
     if len(_VALUES) > _MEMO_LIMIT:

@@ -509,3 +509,15 @@ def test_an_event_naming_a_seat_that_does_not_exist_is_reported_and_skipped():
                                             (3, "JH")])
     assert rules_of(report) == ["event.no-such-seat"]
     assert report.complete and report.tricks[0].winner == 0
+
+
+def test_failed_throw_beatable_only_by_hidden_cards_is_accepted_with_a_notice():
+    """Found by the robustness property test: no known holding beats the throw and no blocker
+    is named, but a seat with hidden cards could; the replay must not crash, and the forced
+    play after it is not checked."""
+    report = run(["5H 7H KD", "4D 5D 6D", "7D 8D 9D", "? ? ?"],
+                 [(0, "fail:5H 7H"), (0, "5H"), (1, "4D"), (2, "7D"), (3, "AH")], trump="S")
+    assert "throw.fail-unfounded" not in rules_of(report)
+    assert "throw.wrong-forced-play" not in rules_of(report)
+    assert any("forced play is not checked" in n.message for n in report.notices)
+    assert report.tricks[0].failed_throw is not None

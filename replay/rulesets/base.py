@@ -133,6 +133,13 @@ class Ruleset(abc.ABC):
     def card_points(self, card: Card) -> int:
         return card.points
 
+    def points_table(self) -> list[int]:
+        """:meth:`card_points` of every card, by index (computed once; do not mutate)."""
+        table: list[int] | None = self.__dict__.get("_points")
+        if table is None:
+            table = self.__dict__["_points"] = [self.card_points(Card(c)) for c in range(54)]
+        return table
+
     def max_width(self) -> int:
         return self.decks
 

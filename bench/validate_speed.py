@@ -1,18 +1,21 @@
 """Benchmark: validate simulated two-deck tractor hands, on one core and on all cores.
 
-    python bench/validate_speed.py --hands 2000
+    python bench/validate_speed.py                  # 20,000 hands
+    python bench/validate_speed.py --hands 2000 --no-memory
     python bench/validate_speed.py --hands 1000 --ruleset four-deck --no-memory
 
 Simulates ``--hands`` distinct two-deck hands once (bench/data/sim-2deck-N.jsonl, whole matches
 of 20 hands), then times, best of ``--repeat``:
 
 - a bare ``orjson.loads`` of every line (the decode baseline);
-- ``shengji validate`` work in one process (read, decode, replay, check every rule);
+- ``shengji validate`` work in one process (read, decode, replay, check every rule), with the
+  compiled engine when it is installed (see setup.py) and with ``SHENGJI_PURE=1`` (the Python
+  sources);
 - the same with ``-j`` = all cores.
 
 Then checks that memory stays flat as the file grows: it replicates the simulated matches under
-new ids into files of 10x and 100x the size and reports the peak memory (max RSS) of
-``shengji validate`` on each.
+new ids into a file of 10x the size (and, with ``--million``, one of 1,000,000 hands) and reports
+the peak memory (max RSS) of ``shengji validate`` on each.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ def timed(label: str, fn, plays: int, events: int, hands: int, repeat: int) -> f
         t0 = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t0)
-    print(f"{label:<34} {best:7.2f} s  {plays / best:>10,.0f} plays/s  {hands / best:>8,.0f} "
+    print(f"{label:<38} {best:7.2f} s  {plays / best:>10,.0f} plays/s  {hands / best:>8,.0f} "
           f"hands/s  {events / best:>11,.0f} events/s")
     return best
 
@@ -69,9 +72,10 @@ def bare(path: Path) -> None:
             orjson.loads(line)
 
 
-def validate(path: Path, jobs: int) -> None:
+def validate(path: Path, jobs: int, pure: bool = False) -> None:
+    env = {**os.environ, "SHENGJI_PURE": "1" if pure else "0"}
     result = subprocess.run([sys.executable, "-m", "shengji.cli", "validate", str(path), "-q",
-                             "-j", str(jobs)], capture_output=True, cwd=ROOT)
+                             "-j", str(jobs)], capture_output=True, cwd=ROOT, env=env)
     if result.returncode != 0:
         raise SystemExit(f"validate exited {result.returncode}: {result.stdout[-500:]!r}")
 
@@ -89,9 +93,11 @@ def peak_rss(path: Path) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-memory", action="store_true", help="skip the memory check")
+    ap.add_argument("--million", action="store_true",
+                    help="also check memory on 1,000,000 hands (a file of about 8.5 GB)")
     ap.add_argument("--ruleset", default="tractor", choices=["tractor", "four-deck"],
                     help="tractor (two decks) or four-deck")
     args = ap.parse_args()
@@ -110,21 +116,25 @@ def main() -> None:
           f"{path.stat().st_size / 1e6:.1f} MB; {os.cpu_count()} cores")
     base = timed("bare orjson.loads per line", lambda: bare(path), plays, events, len(hands),
                  args.repeat)
+    print(f"compiled engine: {'yes' if replay.NATIVE else 'no (pure Python)'}")
     one = timed("validate, 1 process", lambda: validate(path, 1), plays, events, len(hands),
                 args.repeat)
+    if replay.NATIVE:
+        timed("validate, 1 process, SHENGJI_PURE=1", lambda: validate(path, 1, pure=True), plays,
+              events, len(hands), args.repeat)
     cores = os.cpu_count() or 1
     many = timed(f"validate, -j {cores}", lambda: validate(path, cores), plays, events,
                  len(hands), args.repeat)
     print(f"validate / bare decode: {one / base:.1f}x; speed-up with {cores} processes: "
           f"{one / many:.2f}x")
     if not args.no_memory:
-        for times in (10, 100):
-            big = data / f"{stem}-{args.hands}-x{times}.jsonl"
+        scales = [1, 10] + ([max(1, 1_000_000 // len(hands))] if args.million else [])
+        for times in scales:
+            big = path if times == 1 else data / f"{stem}-{args.hands}-x{times}.jsonl"
             if not big.exists():
                 replicate(path, big, times)
             print(f"peak memory, {len(hands) * times:>9,} hands ({big.stat().st_size / 1e6:,.0f} MB):"
                   f" {peak_rss(big):6.0f} MB")
-
 
 if __name__ == "__main__":
     main()

@@ -14,8 +14,10 @@ holds one row group in memory at a time.
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,7 @@ import pyarrow.parquet as pq
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
 from gamelog.jsonl import atomic_output, flatten
 from gamelog.model import EVENT_TYPES, FORMAT_VERSION, Event, Hand, Match
-from gamelog.reader import EventDecoder, Item
+from gamelog.reader import EventDecoder, EventRun, Item
 
 _JSON_COLUMNS: set[str] = set()
 _MAP_COLUMNS: set[str] = set()
@@ -177,15 +179,66 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
     columns = [c for c in SCHEMA.names if c in present]
     row0 = 0
     try:
-        for batch in pf.iter_batches(batch_size=batch_size, columns=columns):
-            yield from _convert(batch, row0, decoder)
-            row0 += batch.num_rows
+        for batch in _batches(pf, columns, batch_size):
+            n = batch.num_rows
+            events, clean = _convert_events(batch, decoder)
+            if not clean or n < 2:
+                yield from zip(range(row0, row0 + n), events, strict=True)
+            else:  # each hand's events after its first go to the assembler as one run
+                starts = _run_starts(batch)
+                starts.append(n)
+                for s, e in itertools.pairwise(starts):
+                    yield row0 + s, events[s]
+                    if e - s > 1:
+                        yield row0 + s + 1, EventRun(events[s + 1:e])  # type: ignore[misc]
+            row0 += n
     except (OSError, pa.ArrowInvalid) as exc:
         raise GamelogIOError(f"{path}: read failed near row {row0}: {exc}") from None
 
 
+def _batches(pf: pq.ParquetFile, columns: list[str], batch_size: int) -> Iterator[pa.RecordBatch]:
+    """The file's record batches. Row groups of a usual size (this package writes them to end
+    on hand boundaries) are read whole, the next one in a thread while the caller converts
+    this one (Arrow decodes without the GIL); very large ones in batches of ``batch_size``."""
+    count = pf.num_row_groups
+    if any(pf.metadata.row_group(i).num_rows > 4 * batch_size for i in range(count)):
+        yield from pf.iter_batches(batch_size=batch_size, columns=columns)
+        return
+    with ThreadPoolExecutor(1) as pool:
+        ahead = pool.submit(pf.read_row_group, 0, columns=columns) if count else None
+        for i in range(count):
+            assert ahead is not None
+            table = ahead.result()
+            ahead = pool.submit(pf.read_row_group, i + 1, columns=columns) if i + 1 < count else None
+            yield from table.combine_chunks().to_batches()
+
+
+_NOT_IN_RUNS = pa.array(["match", "hand"], pa.string())
+
+
+def _run_starts(batch: pa.RecordBatch) -> list[int]:
+    """The rows that do not continue the row before them (same match and hand, the next
+    sequence number, not a header or hand start), vectorised: the rest join runs."""
+    n = batch.num_rows
+    match, hand, seq, kind = (batch.column(c) for c in ("match", "hand", "seq", "type"))
+    later, earlier = (lambda a: a.slice(1)), (lambda a: a.slice(0, n - 1))
+    continues = pc.and_(
+        pc.and_(pc.equal(later(match), earlier(match)), pc.equal(later(hand), earlier(hand))),
+        pc.and_(pc.equal(later(seq), pc.add(earlier(seq), 1)),
+                pc.invert(pc.is_in(later(kind), value_set=_NOT_IN_RUNS))))
+    breaks = pc.indices_nonzero(pc.invert(pc.fill_null(continues, False))).to_pylist()
+    return [0, *(i + 1 for i in breaks)]
+
+
 def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[Item]:
-    """Events (or errors) of every row of a batch, in row order.
+    """``(row, event or error)`` of every row of a batch, in row order."""
+    events, _ = _convert_events(batch, decoder)
+    return list(zip(range(row0, row0 + len(events)), events, strict=True))
+
+
+def _convert_events(batch: pa.RecordBatch, decoder: EventDecoder
+                    ) -> tuple[list[Event | RecordError], bool]:
+    """Events (or errors) of every row of a batch, in row order, and whether all are events.
 
     In a clean batch (see the fast path below) the rows of each simple event type are built
     in bulk, column by column; every other row goes through ``msgspec.convert``. The garbage
@@ -196,30 +249,76 @@ def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[It
     gc.disable()
     try:
         if not _batch_is_clean(batch):
-            return list(_rows(_materialize(batch), n, row0, decoder))
+            items = [item for _, item in _rows(_materialize(batch), n, 0, decoder)]
+            return items, not any(isinstance(i, RecordError) for i in items)
         types = batch.column("type")
         out: list[Any] = [None] * n
-        slow = pc.invert(pc.is_in(types, value_set=_FAST_ARRAY))
+        clean = True
+        names = set(batch.schema.names)
         for tag in pc.unique(types).to_pylist():
-            if tag not in _FAST_TYPES:
-                continue
             where = pc.indices_nonzero(pc.equal(types, tag))
             rows = where.to_pylist()
-            names = batch.schema.names
-            columns = [batch.column(name).take(where).to_pylist() if name in names
-                       else [None] * len(rows) for name in _FIELD_COLUMNS[tag]]
-            for k, ev in zip(rows, _BULK[tag](*columns), strict=True):
-                out[k] = (row0 + k, ev)
-        if pc.any(slow).as_py():
-            where = pc.indices_nonzero(slow)
-            sub = batch.take(where)
-            items = _rows(_materialize(sub), len(sub), 0, decoder)
-            for k, item in zip(where.to_pylist(), items, strict=True):
-                out[k] = (row0 + k, item[1])
-        return out
+            if tag in _FAST_TYPES:
+                columns = [_values(batch.column(name).take(where)) if name in names
+                           else [None] * len(rows) for name in _FIELD_COLUMNS[tag]]
+                built = _BULK[tag](*columns)
+            else:
+                built = _convert_type(batch.take(where), tag, decoder)
+                clean = clean and not any(isinstance(item, RecordError) for item in built)
+            for k, item in zip(rows, built, strict=True):
+                out[k] = item
+        return out, clean
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _values(arr: pa.Array) -> list[Any]:
+    """``arr.to_pylist()``, faster for the common columns: strings with few distinct values
+    (match ids, card tokens) become one shared Python string per distinct value."""
+    kind = arr.type
+    if pa.types.is_list(kind) and pa.types.is_string(kind.value_type) and not arr.null_count:
+        flat = arr.flatten()
+        if flat.null_count:
+            return arr.to_pylist()
+        tokens = _shared_strings(flat)
+        ends = list(itertools.accumulate(pc.list_value_length(arr).to_pylist(), initial=0))
+        return [tokens[a:b] for a, b in itertools.pairwise(ends)]
+    if pa.types.is_string(kind) and not arr.null_count and len(arr) > 64:
+        return _shared_strings(arr)
+    return arr.to_pylist()
+
+
+def _shared_strings(arr: pa.Array) -> list[str]:
+    """The values of a string array without nulls, one Python object per distinct value."""
+    distinct = pc.unique(arr)
+    if len(distinct) * 4 > len(arr):
+        return arr.to_pylist()  # type: ignore[no-any-return]
+    objects = distinct.to_pylist()
+    return [objects[i] for i in pc.index_in(arr, value_set=distinct).to_pylist()]
+
+
+def _convert_type(sub: pa.RecordBatch, tag: str, decoder: EventDecoder) -> list[Any]:
+    """Rows of one event type of a clean batch through ``msgspec.convert`` in one call; on
+    any error, row by row (which names the row and field)."""
+    fields = [name for name in FIELDS_OF[tag] if name in sub.schema.names and name != "type"]
+    columns = []
+    for name in fields:
+        values = sub.column(name).to_pylist()
+        if name in MAP_COLUMNS:
+            values = [None if v is None else dict(v) for v in values]
+        columns.append(values)
+    try:
+        rows = []
+        for row in zip(*columns, strict=True):
+            data = {name: v for name, v in zip(fields, row, strict=True) if v is not None}
+            for name in JSON_COLUMNS.intersection(data):
+                data[name] = msgspec.json.decode(data[name])
+            data["type"] = tag
+            rows.append(data)
+        return msgspec.convert(rows, list[_KINDS[tag]])  # type: ignore[name-defined]
+    except (msgspec.MsgspecError, TypeError):
+        return [item for _, item in _rows(_materialize(sub), sub.num_rows, 0, decoder)]
 
 
 def _materialize(batch: pa.RecordBatch) -> dict[str, list[Any]]:
@@ -328,6 +427,7 @@ def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
 
 
 _BULK, _FIELD_COLUMNS, _CHECKS = _fast_plan()
+_KINDS = {kind.__struct_config__.tag: kind for kind in EVENT_TYPES}
 _FAST_TYPES = frozenset(_BULK)
 _FAST_ARRAY = pa.array(sorted(_FAST_TYPES), pa.string())
 _TAG_LIST = sorted(FIELDS_OF)

@@ -177,6 +177,15 @@ def _explain_decode(line: bytes, exc: msgspec.DecodeError) -> str:
 
 
 Item = tuple[int, "Event | RecordError"]
+
+
+class EventRun(list):  # type: ignore[type-arg]
+    """Events of one hand that a reader has already checked (vectorised) to be plain events
+    (neither a header nor a hand start) of one match and hand with consecutive sequence
+    numbers. Fed as ``(place of the first, run)``, it extends the current hand in one step when
+    it continues it, and is taken one event at a time otherwise."""
+
+    __slots__ = ()
 _PLAIN_EVENTS = frozenset(t for t in EVENT_TYPES if t not in (MatchStart, HandStart))
 
 
@@ -220,12 +229,30 @@ class HandAssembler:
 
     # -- grouping -----------------------------------------------------------------------------
 
-    def feed(self, items: Iterable[Item], *, with_headers: bool = False
+    def feed(self, items: Iterable[Item | tuple[int, EventRun]], *, with_headers: bool = False
              ) -> Iterator[Hand | MatchStart]:
         """Hands in file order; with ``with_headers`` also each new match header where it
         stands (for converters, which must write every line back)."""
+        yield from self._feed(items, with_headers)
+        if self._current is not None:
+            last, self._current = self._current, None
+            yield last
+
+    def _feed(self, items: Iterable[Item | tuple[int, EventRun]], with_headers: bool
+              ) -> Iterator[Hand | MatchStart]:
         plain = _PLAIN_EVENTS
         for place, item in items:
+            if type(item) is EventRun:  # events known to follow one another (Parquet)
+                cur = self._current
+                first = item[0]
+                if (cur is not None and first.seq == self._next_seq and first.hand == cur.number
+                        and first.match == cur.match):
+                    cur.events.extend(item)
+                    self._next_seq += len(item)
+                    self._bad_run = 0
+                else:  # not the continuation of the current hand: one at a time
+                    yield from self._feed(enumerate(item, place), with_headers)
+                continue
             # Fast path: the next event of the current hand, in sequence.
             cur = self._current
             if (cur is not None and type(item) in plain and item.seq == self._next_seq
@@ -249,9 +276,6 @@ class HandAssembler:
             self._bad_run = 0
             if done is not None:
                 yield done
-        if self._current is not None:
-            last, self._current = self._current, None
-            yield last
 
     def _add(self, place: int, ev: Event) -> Hand | None:
         if ev.match in self.decoder.unsupported:

@@ -7,6 +7,12 @@ after every event. This layer knows rules but no reports.
 
 from __future__ import annotations
 
+from replay import _native
+
+NATIVE = _native.select()
+"""Whether the mypyc-compiled engine runs (see setup.py); the sources give identical results."""
+
+import gc
 import os
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -66,7 +72,13 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
                                 record_issues=[*hand.issues, exc])
             yield report
             continue
-        report = replay_hand(hand, rules, strict=strict, context=ctx)
+        paused = gc.isenabled()
+        gc.disable()  # a hand makes thousands of short-lived objects and no lasting cycles
+        try:
+            report = replay_hand(hand, rules, strict=strict, context=ctx)
+        finally:
+            if paused:
+                gc.enable()
         _carry(ctx, hand, report)
         yield report
 

@@ -8,10 +8,8 @@ after each kind of violation is documented in docs/rules/engine.md.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from gamelog.cards import CARD_BY_TOKEN, UNKNOWN, Card, Rank, Suit
@@ -34,6 +32,7 @@ from gamelog.model import (
     TrumpChosen,
 )
 from replay.order import TRUMP, CardOrder
+from replay.results import HandReport, MatchContext
 from replay.rulesets.base import Declaration, Outcome, Ruleset
 from replay.units import (
     Unit,
@@ -45,21 +44,41 @@ from replay.units import (
     shape_size,
     unit_name,
 )
-from replay.violations import Notice, StrictStop, Violation, ViolationLog, show
+from replay.violations import StrictStop, ViolationLog, show
 
 RANK_OF = {str(r): r for r in Rank}
 _INDEX: dict[str, int] = {t: int(c) for t, c in CARD_BY_TOKEN.items()}
 """Card token -> index in a count vector (plain ints: the replay needs no more)."""
 _ANSWERS: dict[tuple, tuple[int, ...]] = {}
+_DECLARATIONS: dict[tuple, tuple[Ruleset, Declaration | str]] = {}
+"""What shown cards declare, per ruleset object (kept in the value, so that a reused id never
+matches another ruleset)."""
 SUIT_OF = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
 LEVEL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
 
-@dataclass(slots=True)
 class TrickPlay:
-    seat: int
-    cards: list[int]
-    seq: int
+    """One seat's cards in a trick, and the event's sequence number."""
+
+    __slots__ = ("cards", "seat", "seq")
+
+    def __init__(self, seat: int, cards: list[int], seq: int) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.seq = seq
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TrickPlay):
+            return NotImplemented
+        return self.seat == other.seat and self.cards == other.cards and self.seq == other.seq
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"TrickPlay(seat={self.seat}, cards={self.cards!r}, seq={self.seq})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle works compiled too
+        return (TrickPlay, (self.seat, self.cards, self.seq))
 
 
 class Trick:
@@ -84,54 +103,29 @@ class Trick:
         self.lead_kinds: list[tuple[int, int]] = []
         self.singles_only = True
 
+    def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle and copy work compiled too
+        return (_rebuild, (Trick, (self.number, self.leader), _state_of(self)))
+
     def __repr__(self) -> str:
         return (f"Trick(number={self.number}, leader={self.leader}, winner={self.winner}, "
                 f"points={self.points}, plays={self.plays!r})")
 
 
-@dataclass
-class HandReport:
-    """Everything the replay found: tricks, outcome, violations, notices."""
-
-    match: str
-    hand: int
-    ruleset: str
-    tricks: list[Trick] = field(default_factory=list)
-    outcome: Outcome | None = None
-    violations: list[Violation] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
-    record_issues: list = field(default_factory=list)
-    dealer: int | None = None
-    declarer: int | None = None
-    trump: str | None = None
-    level: str | None = None
-    complete: bool = False
-    declarer_side: list[int] = field(default_factory=list)
-    contract: int | None = None
-    """The winning bid (标分)."""
-    bids: list[tuple[int, int | None]] = field(default_factory=list)
-    """The auction: (seat, points) for a bid, (seat, None) for a pass."""
-    surrendered: bool = False
-    round_length: int = 0
-    record: Hand | None = None
-    """The hand replayed (for analyzers: holdings, kitty, seats)."""
-
-    @property
-    def ok(self) -> bool:
-        return not self.violations and not self.record_issues
+def _state_of(obj: object) -> dict[str, Any]:
+    """An object's attributes, compiled (mypyc lists them) or not."""
+    names = getattr(type(obj), "__mypyc_attrs__", None) or getattr(type(obj), "__slots__", None)
+    if names is None:
+        return dict(vars(obj))
+    return {name: getattr(obj, name) for name in names}
 
 
-@dataclass
-class MatchContext:
-    """What carries from hand to hand: each team's level and who deals next."""
-
-    levels: list[str] | None = None
-    next_dealer: int | None = None
-    accepted_levels: list[list[str]] = field(default_factory=list)
-    accepted_dealers: list[int] = field(default_factory=list)
-    round_declarers: list[list[int]] = field(default_factory=list)
-    """Declarers of the round so far (标分's rounds of six hands): for each hand the seats
-    accepted as its declarer (the computed one, and the recorded one after a violation)."""
+def _rebuild(cls: Any, args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """Unpickle (or copy) a :class:`Trick` or :class:`HandReplay`: a compiled class cannot be
+    made without calling its ``__init__``."""
+    obj = cls(*args)
+    for name, value in state.items():
+        setattr(obj, name, value)
+    return obj
 
 
 class HandReplay:
@@ -188,6 +182,9 @@ class HandReplay:
         self._side_of: int | None = None
         self.class_left: list[list[int]] | None = None  # known cards per suit class, once
 
+    def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle and copy work compiled too
+        return (_rebuild, (HandReplay, (self.rules, self.hand), _state_of(self)))
+
     # -- helpers ----------------------------------------------------------------------------------
 
     def violation(self, rule: str, message: str, **kw) -> None:  # type: ignore[no-untyped-def]
@@ -223,7 +220,12 @@ class HandReplay:
             if 0 <= ev.seat < self.players:  # type: ignore[union-attr,attr-defined]
                 self.on_play(ev)  # type: ignore[arg-type]
                 return
-        elif self.finished and kind is not Result and kind is not TrickEnd:
+        elif kind is TrickEnd:  # the next most frequent: one per trick
+            winner = ev.winner  # type: ignore[union-attr,attr-defined]
+            if 0 <= winner < self.players:
+                self.on_trick_claim(ev)  # type: ignore[arg-type]
+                return
+        elif self.finished and kind is not Result:
             self.violation("hand.event-after-end",
                            f"a {kind.__name__} event comes after the last trick.")
             return
@@ -282,14 +284,15 @@ class HandReplay:
         self.drawn = [list(h) for h in ev.holdings]
         self.dealt_kitty = list(ev.kitty) if ev.kitty is not None else None
         sizes = [len(h) for h in ev.holdings]
-        if len(ev.holdings) != r.players or any(s != r.hand_size() for s in sizes) or (
-                ev.kitty is not None and len(ev.kitty) != r.kitty_size()):
+        hand_size, kitty_size = r.hand_size(), r.kitty_size()
+        if len(ev.holdings) != self.players or any(s != hand_size for s in sizes) or (
+                ev.kitty is not None and len(ev.kitty) != kitty_size):
             self.violation("deal.card-count",
                            f"the deal gives {sizes} cards and a kitty of "
                            f"{len(ev.kitty) if ev.kitty is not None else 'none'}; "
-                           f"{r.title} deals {r.hand_size()} to each of {r.players} seats and "
-                           f"{r.kitty_size()} to the kitty.",
-                           required=f"{r.players} × {r.hand_size()} + {r.kitty_size()}")
+                           f"{r.title} deals {hand_size} to each of {self.players} seats and "
+                           f"{kitty_size} to the kitty.",
+                           required=f"{self.players} × {hand_size} + {kitty_size}")
         self._check_conservation(exact=ev.kitty is not None)
         self.bombs = tuple(seat for seat, h in enumerate(self.held)
                            if max(h[r] + h[13 + r] + h[26 + r] + h[39 + r] for r in range(13)) >= 8)
@@ -326,7 +329,10 @@ class HandReplay:
 
     def _check_conservation(self, exact: bool) -> None:
         decks = self.rules.decks
-        total = [sum(copies) for copies in zip(*self.held, strict=True)]
+        total = [0] * 54
+        for held in self.held:
+            for c in range(54):
+                total[c] += held[c]
         for c in self.kitty:
             total[c] += 1
         extra = [c for c in range(54) if total[c] > decks]
@@ -345,7 +351,13 @@ class HandReplay:
         r = self.rules
         cards = [_INDEX[t] for t in ev.cards]
         level = RANK_OF.get(self._current_level_for_declaring(), Rank.TWO)
-        decl = r.declaration([Card(c) for c in cards], level)
+        key = (id(r), tuple(cards), level)
+        found = _DECLARATIONS.get(key)
+        if found is None or found[0] is not r:
+            if len(_DECLARATIONS) > 1000:
+                _DECLARATIONS.clear()
+            found = _DECLARATIONS[key] = (r, r.declaration([Card(c) for c in cards], level))
+        decl = found[1]
         if isinstance(decl, str):
             self.violation("declare.not-a-step", f"seat {ev.seat} shows {show(cards)}: {decl}.",
                            seat=ev.seat, cards=cards)
@@ -691,9 +703,23 @@ class HandReplay:
         failing: list = []
         undecided = False
         holdings = {o: self.class_holding(o, klass) for o in range(self.players) if o != seat}
+        power = self.order.power
+        tops: dict[int, tuple[int, int]] = {}  # each seat's highest single: (power, card)
+        for other, holding in holdings.items():
+            top_power, top_card = -1, -1
+            for c in holding:  # class order: the first card of the highest power, as find_chains
+                if power[c] > top_power:
+                    top_power, top_card = power[c], c
+            tops[other] = (top_power, top_card)
         for u in units:
             for other, holding in holdings.items():
-                beat = beats_unit(holding, self.order, u) if holding else None
+                if not holding:
+                    beat = None
+                elif u.width == 1 and u.length == 1:  # a single: beaten by a higher card
+                    top_power, top_card = tops[other]
+                    beat = Unit(1, 1, top_power, (top_card,)) if top_power > u.low else None
+                else:
+                    beat = beats_unit(holding, self.order, u)
                 if beat is not None:
                     failing.append((u, other, beat))
                     break
@@ -742,8 +768,9 @@ class HandReplay:
             self.violation("play.out-of-turn",
                            f"seat {seat} plays, but it is seat {expected}'s turn to {what}.",
                            seat=seat, required=f"seat {expected} plays")
-        held = self.held[seat]
-        class_left = self.class_left[seat]  # type: ignore[index]
+        held: list[int] = self.held[seat]
+        assert self.class_left is not None
+        class_left: list[int] = self.class_left[seat]
         suit_before: dict[int, int] | None = None
         known_before = 0
         if not leading:
@@ -916,8 +943,10 @@ class HandReplay:
         order = self.order
         assert order is not None
         power = order.power
-        shape = tuple(sorted([(power[c], n) for c, n in avail.items() if n >= 2]))
-        key = (type(self.rules), shape, tuple([u.kind for u in units]), budget)
+        codes = [u.width * 256 + u.length for u in units]
+        codes.append(budget)
+        codes.extend(sorted([power[c] * 64 + n for c, n in avail.items() if n >= 2]))
+        key = (type(self.rules), tuple(codes))  # flat ints: cheap to hash
         found = _ANSWERS.get(key)
         if found is None:
             if len(_ANSWERS) > 20_000:
@@ -995,7 +1024,8 @@ class HandReplay:
 
     def _finish_hand(self, last: Trick) -> None:
         r = self.rules
-        kitty_points = sum(r.card_points(Card(c)) for c in self.kitty)
+        points_table = self.points_table
+        kitty_points = sum([points_table[c] for c in self.kitty])
         multiplier = None
         points = self.defender_points
         assert last.winner is not None
@@ -1125,11 +1155,17 @@ def _single_unit(order: CardOrder, card: int) -> list[Unit]:
     return table[card]
 
 
-@functools.cache
+_SEAT_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+
+
 def _seat_fields(kind: type) -> tuple[str, ...]:
     """The fields of an event type that name a seat."""
-    fields = getattr(kind, "__struct_fields__", ())
-    return tuple(name for name in HandReplay._SEAT_FIELDS if name in fields)
+    found = _SEAT_FIELDS_OF.get(kind)
+    if found is None:
+        fields = getattr(kind, "__struct_fields__", ())
+        found = _SEAT_FIELDS_OF[kind] = tuple(
+            name for name in HandReplay._SEAT_FIELDS if name in fields)
+    return found
 
 
 def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]],

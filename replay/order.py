@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from gamelog.cards import BIG_JOKER_INDEX, LITTLE_JOKER_INDEX, SUITS, Card, Rank, Suit
 
@@ -42,6 +43,15 @@ class CardOrder:
             members = tuple(tuple(c for c in range(54) if self.klass[c] == k) for k in range(5))
             object.__setattr__(self, "members", members)
         object.__setattr__(self, "uid", next(_UIDS))
+
+    def __copy__(self) -> CardOrder:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardOrder:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle works compiled too
+        return (CardOrder, (self.klass, self.power, self.trump, self.level, self.members))
 
     def is_trump(self, card: int) -> bool:
         return self.klass[card] == TRUMP

@@ -19,7 +19,6 @@ Holdings here are plain ``{card: copies}`` dicts restricted to one suit class.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from replay.order import CardOrder
 
@@ -31,14 +30,35 @@ UNIT_NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 CHAIN_NAMES = {2: "tractor", 3: "Titanic", 4: "quad tractor"}
 
 
-@dataclass(frozen=True, slots=True)
 class Unit:
-    """``width`` copies of each of ``length`` adjacent ranks; ``low`` is the lowest power."""
+    """``width`` copies of each of ``length`` adjacent ranks; ``low`` is the lowest power.
 
-    width: int
-    length: int
-    low: int
-    cards: tuple[int, ...]  # one entry per distinct rank, lowest first
+    Immutable by convention, compared and hashed by value (a plain class rather than a frozen
+    dataclass: it is made in the inner loops, and compiled it is several times cheaper)."""
+
+    __slots__ = ("cards", "length", "low", "width")
+
+    def __init__(self, width: int, length: int, low: int, cards: tuple[int, ...]) -> None:
+        self.width = width
+        self.length = length
+        self.low = low
+        self.cards = cards  # one entry per distinct rank, lowest first
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return (self.width == other.width and self.length == other.length
+                and self.low == other.low and self.cards == other.cards)
+
+    def __hash__(self) -> int:
+        return hash((self.width, self.length, self.low, self.cards))
+
+    def __repr__(self) -> str:
+        return (f"Unit(width={self.width}, length={self.length}, low={self.low}, "
+                f"cards={self.cards!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Unit, (self.width, self.length, self.low, self.cards))
 
     @property
     def top(self) -> int:
@@ -81,7 +101,8 @@ def counts_of(cards: list[int]) -> dict[int, int]:
 
 
 _DECOMPOSED: dict[tuple[int, tuple[int, ...]], list[Unit]] = {}
-_VALUES: dict[tuple, int | None] = {}
+_VALUES: dict[tuple[int, ...], int] = {}
+"""best_value memo: -1 stands for None."""
 _MEMO_LIMIT = 20_000
 
 
@@ -201,13 +222,18 @@ def best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, i
     """The highest top power of a unit of ``kinds[0]`` in a covering of all structured
     ``kinds`` from ``avail``; ``None`` if they cannot all be covered (ruling 7). Memoised."""
     power = order.power  # the value depends only on the powers and copies (adjacency is by power)
-    key = (tuple(kinds), tuple(sorted([(power[c], n) for c, n in avail.items() if n])))
-    if key in _VALUES:
-        return _VALUES[key]
-    if len(_VALUES) > _MEMO_LIMIT:
-        _VALUES.clear()
-    value = _VALUES[key] = _best_value(avail, order, kinds)
-    return value
+    codes = [w * 256 + n for w, n in kinds]
+    codes.append(-1)
+    codes.extend(sorted([power[c] * 64 + n for c, n in avail.items() if n]))
+    key = tuple(codes)  # flat ints: cheap to hash
+    found = _VALUES.get(key, -2)
+    if found == -2:
+        if len(_VALUES) > _MEMO_LIMIT:
+            _VALUES.clear()
+        value = _best_value(avail, order, kinds)
+        _VALUES[key] = -1 if value is None else value
+        return value
+    return None if found == -1 else found
 
 
 def _best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, int]]

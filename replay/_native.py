@@ -1,0 +1,59 @@
+"""Use the mypyc-compiled engine modules only where they match their sources.
+
+``setup.py`` compiles :data:`COMPILED` and records the hash of each source it compiled. An
+extension module shadows its ``.py`` file on import, so an edited source (an editable install
+after a change) would silently run the old code: this check, run by ``replay/__init__`` before
+any of these modules is imported, loads the source instead and warns. ``SHENGJI_PURE=1`` in the
+environment always runs the sources.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+
+COMPILED = ("replay.order", "replay.units", "replay.engine")
+HERE = Path(__file__).resolve().parent
+
+
+def _source_module(name: str, path: Path) -> None:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+
+
+def select() -> bool:
+    """Load the sources of stale or unwanted compiled modules; ``True`` if every module of
+    :data:`COMPILED` runs compiled."""
+    pure = os.environ.get("SHENGJI_PURE", "") not in ("", "0")
+    try:
+        built = json.loads((HERE / "_native_build.json").read_text())
+    except (OSError, ValueError):
+        built = {}
+    found = {}
+    for name in COMPILED:
+        spec = importlib.util.find_spec(name)
+        found[name] = spec is not None and spec.origin is not None and \
+            not spec.origin.endswith(".py")
+    if not any(found.values()):
+        return False
+    sources = {name: HERE / (name.rsplit(".", 1)[1] + ".py") for name in COMPILED}
+    fresh = all(found.values()) and all(
+        built.get(name) == hashlib.sha256(path.read_bytes()).hexdigest()
+        for name, path in sources.items())
+    if fresh and not pure:
+        return True
+    if not pure:
+        warnings.warn("replay: the compiled engine is older than its sources; running the "
+                      "sources (reinstall to recompile)", RuntimeWarning, stacklevel=3)
+    # All or none: compiled modules call each other directly, not through sys.modules.
+    for name in COMPILED:
+        _source_module(name, sources[name])
+    return False

@@ -1,0 +1,74 @@
+"""The mypyc-compiled engine (setup.py): it is used where it can be built, it gives exactly the
+results of the Python sources, and its objects pickle and copy like the sources' objects."""
+
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import replay
+from replay.engine import HandReplay, Trick, TrickPlay
+from replay.units import Unit
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ["samples/violations/tractor.jsonl", "samples/matches", "samples/examples"]
+
+
+def _validate(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **env_extra}
+    return subprocess.run([sys.executable, "-m", "shengji.cli", "validate", "--format", "json",
+                           *SAMPLES], capture_output=True, text=True, cwd=ROOT, env=env)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                    reason="no C compiler: the engine runs as Python")
+@pytest.mark.skipif(os.environ.get("SHENGJI_PURE", "") not in ("", "0"),
+                    reason="SHENGJI_PURE asks for the Python sources")
+def test_the_engine_is_compiled_where_a_compiler_is_present():
+    """CI builds with a compiler, so the compiled engine is what the suite (and users) run."""
+    assert replay.NATIVE, "pip install -e . should have compiled replay/{order,units,engine}.py"
+
+
+def test_compiled_and_python_engines_report_the_same():
+    compiled, pure = _validate({}), _validate({"SHENGJI_PURE": "1"})
+    assert compiled.returncode == pure.returncode != 0  # violations, and wanfen's unknown ruleset
+    assert compiled.stdout == pure.stdout
+    assert compiled.stdout.count('"rule"') > 30
+
+
+def test_pure_switch_runs_the_sources():
+    out = subprocess.run([sys.executable, "-c", "import replay, replay.engine as e; "
+                          "print(replay.NATIVE, e.__file__.endswith('.py'))"],
+                         capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "SHENGJI_PURE": "1"})
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_reports_and_states_pickle_and_copy():
+    hand = next(iter(replay.validate(ROOT / "samples" / "examples" / "tractor-2deck.jsonl")))
+    back = pickle.loads(pickle.dumps(hand))
+    assert [(t.number, t.winner, t.points, [(p.seat, p.cards) for p in t.plays])
+            for t in back.tricks] == \
+        [(t.number, t.winner, t.points, [(p.seat, p.cards) for p in t.plays]) for t in hand.tricks]
+    assert back.outcome == hand.outcome and back.violations == hand.violations
+    trick = Trick(3, 1)
+    trick.plays.append(TrickPlay(1, [2, 2], 7))
+    trick.lead_units = [Unit(2, 1, 5, (2,))]
+    again = copy.deepcopy(trick)
+    assert again.plays == trick.plays and again.plays is not trick.plays
+    assert again.lead_units == trick.lead_units and again.number == 3
+    state = HandReplay(replay.get_ruleset("tractor"), hand.record)
+    for event in hand.record.events:
+        state.apply(event)
+        if state.trick is not None and len(state.trick.plays) == 2 and state.tricks:
+            break
+    clone = copy.deepcopy(state)
+    assert clone.held == state.held and clone.held is not state.held
+    assert clone.trick is not None and clone.trick.plays == state.trick.plays

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import operator
 import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -251,51 +252,33 @@ def _convert_events(batch: pa.RecordBatch, decoder: EventDecoder
         if not _batch_is_clean(batch):
             items = [item for _, item in _rows(_materialize(batch), n, 0, decoder)]
             return items, not any(isinstance(i, RecordError) for i in items)
-        types = batch.column("type")
-        out: list[Any] = [None] * n
+        # Rows grouped by event type (a stable sort keeps each group in row order), each group
+        # built in bulk, then put back in row order by the inverse permutation.
+        codes = pc.index_in(batch.column("type"), value_set=_ALL_TAGS)
+        grouped = pc.sort_indices(codes)
+        built: list[Any] = []
         clean = True
         names = set(batch.schema.names)
-        for tag in pc.unique(types).to_pylist():
-            where = pc.indices_nonzero(pc.equal(types, tag))
-            rows = where.to_pylist()
+        start = 0
+        for group in sorted(pc.value_counts(codes).to_pylist(), key=lambda g: g["values"]):
+            tag, size = _TAG_LIST[group["values"]], group["counts"]
+            where = grouped.slice(start, size)
+            start += size
             if tag in _FAST_TYPES:
-                columns = [_values(batch.column(name).take(where)) if name in names
-                           else [None] * len(rows) for name in _FIELD_COLUMNS[tag]]
-                built = _BULK[tag](*columns)
+                columns = [batch.column(name).take(where).to_pylist() if name in names
+                           else [None] * size for name in _FIELD_COLUMNS[tag]]
+                built.extend(_BULK[tag](*columns))
             else:
-                built = _convert_type(batch.take(where), tag, decoder)
-                clean = clean and not any(isinstance(item, RecordError) for item in built)
-            for k, item in zip(rows, built, strict=True):
-                out[k] = item
+                items = _convert_type(batch.take(where), tag, decoder)
+                clean = clean and not any(isinstance(item, RecordError) for item in items)
+                built.extend(items)
+        if n == 1:
+            return built, clean
+        out = list(operator.itemgetter(*pc.sort_indices(grouped).to_pylist())(built))
         return out, clean
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _values(arr: pa.Array) -> list[Any]:
-    """``arr.to_pylist()``, faster for the common columns: strings with few distinct values
-    (match ids, card tokens) become one shared Python string per distinct value."""
-    kind = arr.type
-    if pa.types.is_list(kind) and pa.types.is_string(kind.value_type) and not arr.null_count:
-        flat = arr.flatten()
-        if flat.null_count:
-            return arr.to_pylist()
-        tokens = _shared_strings(flat)
-        ends = list(itertools.accumulate(pc.list_value_length(arr).to_pylist(), initial=0))
-        return [tokens[a:b] for a, b in itertools.pairwise(ends)]
-    if pa.types.is_string(kind) and not arr.null_count and len(arr) > 64:
-        return _shared_strings(arr)
-    return arr.to_pylist()
-
-
-def _shared_strings(arr: pa.Array) -> list[str]:
-    """The values of a string array without nulls, one Python object per distinct value."""
-    distinct = pc.unique(arr)
-    if len(distinct) * 4 > len(arr):
-        return arr.to_pylist()  # type: ignore[no-any-return]
-    objects = distinct.to_pylist()
-    return [objects[i] for i in pc.index_in(arr, value_set=distinct).to_pylist()]
 
 
 def _convert_type(sub: pa.RecordBatch, tag: str, decoder: EventDecoder) -> list[Any]:
@@ -454,41 +437,93 @@ def _values_ok(arr: pa.Array, t: msgspec.inspect.Type) -> bool:
     return True
 
 
+def _allowed_leaves(t: msgspec.inspect.Type) -> frozenset[Any] | None:
+    """The values a Literal leaf allows, ``None`` when the leaf type is not a Literal (no value
+    check), or an empty set when the check cannot be settled from distinct values alone."""
+    mi = msgspec.inspect
+    while True:
+        if isinstance(t, mi.UnionType):
+            rest = [x for x in t.types if not isinstance(x, mi.NoneType)]
+            if len(rest) != 1:
+                return frozenset()
+            t = rest[0]
+        elif isinstance(t, mi.ListType):
+            t = t.item_type
+        elif isinstance(t, mi.LiteralType):
+            return frozenset(t.values)
+        else:
+            return None
+
+
+_BASE = ("match", "hand", "seq", "type")
+_REQUIRED_BY: dict[str, set[int]] = {  # column -> codes of fast types that require it
+    c: {k for k, t in enumerate(_TAG_LIST) if t in _FAST_TYPES
+        and any(name == c and req for name, _, req in _CHECKS[t])} for c in SCHEMA.names
+}
+_TYPE_AT: dict[str, dict[int, tuple[Any, frozenset[Any]]]] = {
+    # column -> fast type code -> (its msgspec type, the values its Literal leaves allow), for
+    # the fields whose values need checking (Literals: card tokens, suits, levels)
+    c: {k: (ftype, allowed) for k, t in enumerate(_TAG_LIST) if t in _FAST_TYPES
+        for name, ftype, _ in _CHECKS[t]
+        if name == c and (allowed := _allowed_leaves(ftype)) is not None}
+    for c in SCHEMA.names
+}
+
+
+def _leaves(arr: pa.Array) -> pa.Array | None:
+    """The innermost values of a (nested) list column, or ``None`` if a list holds a null."""
+    while pa.types.is_list(arr.type):
+        arr = arr.flatten()  # null lists add nothing
+        if arr.null_count:
+            return None
+    return arr
+
+
 def _batch_is_clean(batch: pa.RecordBatch) -> bool:
-    """The vectorised checks of the fast path (see above)."""
+    """The vectorised checks of the fast path (see above), column by column: each column is
+    looked at once for all event types, and filtered by type only when its distinct values
+    do not settle the question."""
     schema = batch.schema
     for name in schema.names:
         if schema.field(name).type != SCHEMA.field(name).type:
             return False
-    for base in ("match", "hand", "seq", "type"):
+    for base in _BASE:
         if batch.column(base).null_count:
             return False
     codes = pc.index_in(batch.column("type"), value_set=_ALL_TAGS)
     if codes.null_count:
         return False  # an unknown event type
     present = set(pc.unique(codes).to_pylist())
-    for name in schema.names:
-        col = batch.column(name)
-        if name in ("match", "hand", "seq", "type") or col.null_count == len(col):
-            continue
-        used = pc.unique(codes.filter(pc.is_valid(col))).to_pylist()
-        if not set(used) <= _CODES_WITH[name]:
-            return False  # a column set that its event type does not have
+    names = set(schema.names)
     for code in present:
         tag = _TAG_LIST[code]
-        if tag not in _FAST_TYPES:
+        if tag in _FAST_TYPES and any(req and name not in names for name, _, req in _CHECKS[tag]):
+            return False  # a required column is missing altogether
+    n = batch.num_rows
+    for name in schema.names:
+        if name in _BASE:
             continue
-        mask = pc.equal(codes, code)
-        for name, ftype, required in _CHECKS[tag]:
-            if name in ("match", "hand", "seq"):
+        col = batch.column(name)
+        nulls = col.null_count
+        if nulls == n:
+            used: set[int] = set()
+        else:
+            used = set(pc.unique(codes.filter(pc.is_valid(col))).to_pylist())
+            if not used <= _CODES_WITH[name]:
+                return False  # a column set that its event type does not have
+        required = _REQUIRED_BY[name] & present
+        if required and nulls and \
+                set(pc.unique(codes.filter(pc.is_null(col))).to_pylist()) & required:
+            return False  # a required field left null
+        checked = {code: value for code, value in _TYPE_AT[name].items() if code in used}
+        if not checked:
+            continue  # nothing but the nulls and column types checked above
+        leaves = _leaves(col)
+        distinct = None if leaves is None else set(pc.unique(leaves).to_pylist())
+        for code, (ftype, allowed) in checked.items():
+            if distinct is not None and allowed and distinct - {None} <= allowed:
                 continue
-            idx = schema.get_field_index(name)
-            if idx < 0:
-                if required:
-                    return False
-                continue
-            arr = batch.column(idx).filter(mask)
-            if (required and arr.null_count) or not _values_ok(arr, ftype):
+            if not _values_ok(col.filter(pc.equal(codes, code)), ftype):
                 return False
     return True
 

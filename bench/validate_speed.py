@@ -81,11 +81,12 @@ def validate(path: Path, jobs: int, pure: bool = False) -> None:
 
 
 def peak_rss(path: Path) -> float:
-    """Peak resident memory, MB, of one ``shengji validate`` run."""
-    code = ("import resource, runpy, sys; sys.argv=['shengji','validate',sys.argv[1],'-q'];\n"
+    """Peak resident memory, MB, of one ``shengji validate`` run: the process's own high-water
+    mark (VmHWM; ``ru_maxrss`` would include this parent's, inherited through fork)."""
+    code = ("import runpy, sys; sys.argv=['shengji','validate',sys.argv[1],'-q'];\n"
             "try:\n    runpy.run_module('shengji.cli', run_name='__main__')\n"
             "except SystemExit: pass\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "print(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')))")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
                          cwd=ROOT).stdout.strip().splitlines()[-1]
     return int(out) / 1024

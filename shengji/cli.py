@@ -462,13 +462,14 @@ def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool) -> str | 
     return hand_text(report)
 
 
-def _validate_batch(hands: list[Hand], ruleset: str | None, options: dict[str, Any],
+def _validate_batch(packed: bytes, ruleset: str | None, options: dict[str, Any],
                     fmt: str, quiet: bool) -> tuple[list[str], dict[str, int], bool]:
     """Validate a batch of whole matches in a worker: (output lines, counts, False)."""
     import replay
 
     lines: list[str] = []
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
+    hands = files.unpack_hands(packed)
     for report in replay.validate_hands(hands, ruleset=ruleset, options=options):
         line = _tally(report, counts, fmt, quiet)
         if line is not None:
@@ -484,16 +485,15 @@ def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
 
-    def batches() -> Iterator[list[Hand]]:
+    def batches() -> Iterator[bytes]:  # MessagePack: pickling the events costs more than replaying
         batch: list[Hand] = []
         for hand in hands:
             if batch and len(batch) >= batch_hands and hand.match != batch[-1].match:
-                yield batch
+                yield files.pack_hands(batch)
                 batch = []
-            hand.issues = [str(i) for i in hand.issues]  # exceptions do not pickle their place
             batch.append(hand)
         if batch:
-            yield batch
+            yield files.pack_hands(batch)
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque = deque()

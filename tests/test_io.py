@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -376,3 +377,15 @@ def test_parquet_of_an_older_minor_without_newer_columns_reads(tmp_path):
     hands, issues = read_collect(tmp_path / "old.parquet")
     assert issues == [] and len(hands) == 2
     assert [e for h in hands for e in h.events] == small_match()[1:]
+
+
+def test_hands_pack_and_unpack_for_other_processes():
+    """The transfer form of ``validate -j``: every field of every hand comes back."""
+    from gamelog.files import pack_hands, unpack_hands
+
+    hands = list(gamelog.read_hands(Path(__file__).resolve().parents[1] / "samples" / "examples"))
+    hands[0].issues.append(ValueError("line 3: something"))
+    back = unpack_hands(pack_hands(hands))
+    assert [(h.match, h.number, h.events, h.header, h.source, h.first_line) for h in back] == \
+        [(h.match, h.number, h.events, h.header, h.source, h.first_line) for h in hands]
+    assert back[0].issues == ["line 3: something"]

@@ -14,6 +14,7 @@ NATIVE = _native.select()
 
 import gc
 import os
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -48,18 +49,29 @@ def ruleset_for(header: MatchStart | None, name: str | None = None,
     return get_ruleset(chosen, **options)
 
 
+_OPEN_MATCHES = 4096
+
+
 def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
                    options: dict[str, Any] | None = None, strict: bool = False
                    ) -> Iterator[HandReport]:
     """Replay hands in order, carrying levels and the next dealer from hand to hand."""
-    contexts: dict[tuple[str | None, str], MatchContext] = {}
+    # Each match's context, the most recently used last; bounded, so that memory stays flat
+    # however many matches a file holds. A match first met after its first hand (a partial
+    # file, or hands more than that many matches apart) has no known previous result: its
+    # dealer and levels are then not checked, rather than checked against the match start.
+    contexts: OrderedDict[tuple[str | None, str], MatchContext] = OrderedDict()
     configured: tuple[MatchStart | None, Ruleset] | None = None  # the last header's ruleset
     for hand in hands:
         key = (hand.source, hand.match)  # the same match in two files is two replays
         ctx = contexts.get(key)
-        if ctx is None:
+        if ctx is not None:
+            contexts.move_to_end(key)
+        else:
+            if len(contexts) >= _OPEN_MATCHES:
+                contexts.popitem(last=False)
             levels = list(hand.header.levels) if hand.header and hand.header.levels else None
-            ctx = contexts[key] = MatchContext(levels=levels)
+            ctx = contexts[key] = MatchContext(levels=levels if hand.number <= 1 else None)
         try:
             if configured is not None and configured[0] is hand.header:
                 rules = configured[1]

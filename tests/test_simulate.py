@@ -97,3 +97,33 @@ def test_simulate_command_writes_games_and_labels(tmp_path):
     assert out.exists() and (tmp_path / "games.labels.jsonl").exists()
     result = CliRunner().invoke(cli, ["validate", str(out), "-q"])
     assert result.exit_code == 1
+
+
+def test_match_contexts_are_bounded_and_a_forgotten_match_is_not_wrongly_flagged(monkeypatch,
+                                                                                  tmp_path):
+    """validate keeps a bounded number of open matches (flat memory on huge files); a match met
+    again after it was dropped has no known previous result, so its levels are not checked."""
+    import msgspec
+
+    import replay
+    from gamelog import files
+
+    rules = replay.get_ruleset("tractor", decks=2)
+    path = tmp_path / "three.jsonl"
+    path.write_bytes(dumps(simulate(rules, matches=3, seed=5, hands=3)))
+    hands = list(files.read_hands(path))
+    by_match: dict[str, list] = {}
+    for h in hands:
+        by_match.setdefault(h.match, []).append(h)
+    interleaved = [h for trio in zip(*by_match.values(), strict=True) for h in trio]
+    second = interleaved[3]  # the first match's second hand, after the other two matches
+    start = second.events[0]
+    second.events[0] = msgspec.structs.replace(start, levels=["K", "K"])
+
+    def flagged() -> set[tuple[str, int, str]]:
+        return {(r.match, r.hand, v.rule) for r in replay.validate_hands(interleaved)
+                for v in r.violations}
+
+    assert (second.match, 2, "hand.level-mismatch") in flagged()
+    monkeypatch.setattr(replay, "_OPEN_MATCHES", 2)  # the first match is dropped by its 2nd hand
+    assert (second.match, 2, "hand.level-mismatch") not in flagged()

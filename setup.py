@@ -1,9 +1,10 @@
 """Build hook: compile the replay engine's hot modules with mypyc when a C compiler is at hand.
 
 The compiled modules are optional: without mypy or a compiler, or with ``SHENGJI_PURE=1`` set at
-install time, the same modules run as plain Python (about 2x slower, identical results). The
-hashes of the compiled sources go to ``replay/_native_build.json``, so that an edited source is
-never shadowed by a stale compiled module (see ``replay/_native.py``).
+install time, the same modules run as plain Python (about 2x slower, identical results). Once
+every module has compiled, the hashes of the sources go to ``replay/_native_build.json``; an
+edited source, or a failed rebuild, is then never shadowed by a stale compiled module (see
+``replay/_native.py``).
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ import os
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 COMPILED = ["replay/order.py", "replay/units.py", "replay/engine.py"]
-STAMP = ROOT / "replay" / "_native_build.json"
+STAMP = "replay/_native_build.json"
 
 
 def compiled_extensions() -> list:
-    STAMP.unlink(missing_ok=True)
     if os.environ.get("SHENGJI_PURE", "") not in ("", "0"):
         return []
     try:
@@ -41,10 +42,27 @@ def compiled_extensions() -> list:
         os.chdir(here)
     for ext in extensions:
         ext.optional = True  # a failed compile leaves the pure Python modules in charge
-    hashes = {p[:-3].replace("/", "."): hashlib.sha256((ROOT / p).read_bytes()).hexdigest()
-              for p in COMPILED}
-    STAMP.write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n")
     return extensions
 
 
-setup(ext_modules=compiled_extensions())
+class BuildCompiled(build_ext):
+    """build_ext that records the compiled sources' hashes only when every module built."""
+
+    def run(self) -> None:
+        (ROOT / STAMP).unlink(missing_ok=True)
+        hashes = {p[:-3].replace("/", "."): hashlib.sha256((ROOT / p).read_bytes()).hexdigest()
+                  for p in COMPILED}
+        super().run()
+        if not self.extensions or not all(
+                os.path.exists(self.get_ext_fullpath(e.name)) for e in self.extensions):
+            return
+        text = json.dumps(hashes, indent=1, sort_keys=True) + "\n"
+        targets = {ROOT / STAMP}
+        if not self.inplace:
+            targets.add(Path(self.build_lib) / STAMP)
+        for target in targets:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildCompiled})

@@ -18,7 +18,7 @@ import msgspec
 from gamelog import jsonl
 from gamelog.errors import GamelogIOError, RecordError
 from gamelog.model import AnyEvent, Event, Hand, Match, MatchStart
-from gamelog.reader import EventDecoder, HandAssembler
+from gamelog.reader import EventDecoder, HandAssembler, HeaderStore
 
 
 def _parquet():  # type: ignore[no-untyped-def]
@@ -80,7 +80,7 @@ def read(
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     decoder = EventDecoder()
-    headers: dict[str, MatchStart] = {}
+    headers = HeaderStore()
     for file in record_files(paths):
         asm = HandAssembler(str(file), "line" if record_format(file) == "jsonl" else "row",
                             strict=strict, decoder=decoder, headers=headers)

@@ -389,3 +389,19 @@ def test_hands_pack_and_unpack_for_other_processes():
     assert [(h.match, h.number, h.events, h.header, h.source, h.first_line) for h in back] == \
         [(h.match, h.number, h.events, h.header, h.source, h.first_line) for h in hands]
     assert back[0].issues == ["line 3: something"]
+
+
+def test_header_store_keeps_every_header_in_bounded_live_memory():
+    """Headers past the live limit are archived compactly and come back equal."""
+    from gamelog.reader import HeaderStore
+
+    store = HeaderStore(live=2)
+    headers = [gamelog.MatchStart(match=f"m{i}", hand=0, seq=0, version=gamelog.FORMAT_VERSION,
+                                  ruleset="tractor", players=4, decks=2, tags={"i": str(i)})
+               for i in range(5)]
+    for h in headers:
+        store[h.match] = h
+    assert len(store) == 5 and len(store._live) == 2
+    assert all(h.match in store for h in headers) and "m9" not in store
+    assert [store.get(h.match) for h in headers] == headers
+    assert store.get("m9") is None

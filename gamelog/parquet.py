@@ -258,7 +258,7 @@ def _convert_events(batch: pa.RecordBatch, decoder: EventDecoder
         grouped = pc.sort_indices(codes)
         built: list[Any] = []
         clean = True
-        names = set(batch.schema.names)
+        names = {name for name in batch.schema.names if batch.column(name).null_count < n}
         start = 0
         for group in sorted(pc.value_counts(codes).to_pylist(), key=lambda g: g["values"]):
             tag, size = _TAG_LIST[group["values"]], group["counts"]

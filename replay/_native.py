@@ -4,7 +4,8 @@
 extension module shadows its ``.py`` file on import, so an edited source (an editable install
 after a change) would silently run the old code: this check, run by ``replay/__init__`` before
 any of these modules is imported, loads the source instead and warns. ``SHENGJI_PURE=1`` in the
-environment always runs the sources.
+environment always runs the sources; ``SHENGJI_NATIVE_STAMP`` names another build record (for
+the tests of this guard).
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ def select() -> bool:
     """Load the sources of stale or unwanted compiled modules; ``True`` if every module of
     :data:`COMPILED` runs compiled."""
     pure = os.environ.get("SHENGJI_PURE", "") not in ("", "0")
+    stamp = os.environ.get("SHENGJI_NATIVE_STAMP") or HERE / "_native_build.json"  # tests
     try:
-        built = json.loads((HERE / "_native_build.json").read_text())
+        built = json.loads(Path(stamp).read_text())
     except (OSError, ValueError):
         built = {}
     found = {}

@@ -72,3 +72,19 @@ def test_reports_and_states_pickle_and_copy():
     clone = copy.deepcopy(state)
     assert clone.held == state.held and clone.held is not state.held
     assert clone.trick is not None and clone.trick.plays == state.trick.plays
+
+
+@pytest.mark.skipif(not replay.NATIVE, reason="the engine is not compiled here")
+def test_a_compiled_module_older_than_its_source_is_not_used(tmp_path):
+    """The build records each compiled source's hash; when a source no longer matches (it was
+    edited after the build), replay warns and runs all three sources."""
+    stale = tmp_path / "build.json"
+    stale.write_text('{"replay.engine": "0", "replay.order": "0", "replay.units": "0"}')
+    out = subprocess.run([sys.executable, "-W", "always", "-c",
+                          "import replay, replay.engine as e, replay.units as u; "
+                          "print(replay.NATIVE, e.__file__.endswith('.py'), "
+                          "u.__file__.endswith('.py'))"],
+                         capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "SHENGJI_NATIVE_STAMP": str(stale)})
+    assert out.stdout.split() == ["False", "True", "True"]
+    assert "older than its sources" in out.stderr

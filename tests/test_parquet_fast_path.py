@@ -90,3 +90,38 @@ def test_a_hidden_card_in_a_play_is_an_error(tmp_path):
 
     _, issues = rewrite(tmp_path, "cards", hidden)
     assert len(issues) == 1 and "unknown card '?'" in str(issues[0])
+
+
+def test_runs_give_the_same_hands_and_problems_as_single_events():
+    """Runs of events (what the Parquet reader hands the assembler) must read exactly as the
+    same events fed one by one, also where a run does not continue the current hand."""
+    from gamelog.reader import EventRun, HandAssembler
+
+    hands = list(read_hands(ROOT / "samples" / "matches" / "tractor-2deck.jsonl"))[:3]
+    events = [hands[0].header] + [e for h in hands for e in h.events]
+    damaged = events[:10] + events[12:]  # two events missing inside a hand: a sequence gap
+
+    def read(items):
+        asm = HandAssembler("x", "row", strict=False, decoder=EventDecoder())
+        hands = list(asm.feed(items))
+        return [(h.match, h.number, h.events, [str(i) for i in h.issues]) for h in hands], \
+            [str(i) for i in asm.issues]
+
+    def continues(a, b) -> bool:  # the reader's vectorised rule (_run_starts)
+        return (a.match, a.hand, a.seq + 1) == (b.match, b.hand, b.seq) and \
+            type(b).__name__ not in ("MatchStart", "HandStart")
+
+    second = next(i for i in range(2, len(damaged)) if type(damaged[i]).__name__ == "HandStart")
+    # The first hand: a run up to the gap, then a run after it, which does not continue the hand.
+    runs: list = [(0, damaged[0]), (1, damaged[1]), (2, EventRun(damaged[2:10])),
+                  (10, EventRun(damaged[10:second]))]
+    starts = [second] + [i for i in range(second + 1, len(damaged))
+                         if not continues(damaged[i - 1], damaged[i])]
+    for s, e in zip(starts, [*starts[1:], len(damaged)], strict=True):
+        runs.append((s, damaged[s]))
+        if e - s > 1:
+            runs.append((s + 1, EventRun(damaged[s + 1:e])))
+    singles = list(enumerate(damaged))
+    assert any(place == 10 and isinstance(item, EventRun) for place, item in runs)
+    assert read(runs) == read(singles)
+    assert read(singles)[1]  # the gap is reported

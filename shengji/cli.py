@@ -76,8 +76,22 @@ def report_issues(issues: Iterable[RecordError], quiet: bool = False) -> int:
     return errors
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    import replay
+
+    engine = "compiled" if replay.NATIVE else "Python (not compiled)"
+    click.echo(f"shengji, version {version('shengji-toolkit')} (record format "
+               f"{gamelog.FORMAT_VERSION}; replay engine: {engine})")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="shengji-toolkit", prog_name="shengji")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version (and whether the engine is compiled).")
 def cli() -> None:
     """Validate, review and convert recorded games of 升级 / 拖拉机 (Shengji)."""
 

@@ -88,3 +88,12 @@ def test_a_compiled_module_older_than_its_source_is_not_used(tmp_path):
                          env={**os.environ, "SHENGJI_NATIVE_STAMP": str(stale)})
     assert out.stdout.split() == ["False", "True", "True"]
     assert "older than its sources" in out.stderr
+
+
+def test_version_says_which_engine_runs():
+    for env, engine in (({}, "compiled" if replay.NATIVE else "Python"),
+                        ({"SHENGJI_PURE": "1"}, "Python (not compiled)")):
+        out = subprocess.run([sys.executable, "-m", "shengji.cli", "--version"],
+                             capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env})
+        assert out.returncode == 0
+        assert out.stdout.startswith("shengji, version ") and f"replay engine: {engine}" in out.stdout

@@ -63,24 +63,33 @@ def open_binary(path: str | os.PathLike[str]) -> BinaryIO:
 def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str) -> Iterator[Item]:
     """``(line number, event or error)`` for every non-blank line of a stream."""
     number = 0
-    fast = decoder.fast_decode
     try:
         for number, line in enumerate(stream, 1):
-            try:
-                yield number, fast(line)
-                continue
-            except msgspec.MsgspecError:
-                pass
-            try:  # the slow path: lenient decoding for newer minors, or a precise error
-                yield number, decoder.decode_line(line)
-            except RecordError as err:
-                if not line.strip():
-                    continue
-                if not line.endswith(b"\n") and isinstance(err, MalformedRecordError):
-                    err.message = f"truncated last line: {err.message}"
-                yield number, err
+            yield from _items_of_line(decoder, number, line)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise GamelogIOError(f"{source}: read failed after line {number}: {exc}") from None
+
+
+def items_of_lines(lines: Iterable[tuple[int, bytes]], decoder: EventDecoder) -> Iterator[Item]:
+    """:func:`iter_items` for lines already read: ``(line number, raw line)`` pairs."""
+    for number, line in lines:
+        yield from _items_of_line(decoder, number, line)
+
+
+def _items_of_line(decoder: EventDecoder, number: int, line: bytes) -> Iterator[Item]:
+    try:
+        yield number, decoder.fast_decode(line)
+        return
+    except msgspec.MsgspecError:
+        pass
+    try:  # the slow path: lenient decoding for newer minors, or a precise error
+        yield number, decoder.decode_line(line)
+    except RecordError as err:
+        if not line.strip():
+            return
+        if not line.endswith(b"\n") and isinstance(err, MalformedRecordError):
+            err.message = f"truncated last line: {err.message}"
+        yield number, err
 
 
 def write(events: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) -> int:

@@ -305,6 +305,26 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
     if jobs == 0:
         jobs = os.cpu_count() or 1
+    if jobs > 1 and not strict and all(files.record_format(f) == "jsonl"
+                                       for f in files.record_files(list(paths))):
+        found: list[tuple[str, str]] = []  # (kind, message) of every record problem
+        for lines, batch_counts, batch_issues in _validate_lines_parallel(
+                list(paths), jobs, ruleset, options, fmt, quiet):
+            for line in lines:
+                click.echo(line)
+            for key, value in batch_counts.items():
+                counts[key] += value
+            found.extend(batch_issues)
+        for kind, message in found:
+            click.echo(f"{kind}: {message}", err=True)
+        errors = sum(kind == "error" for kind, _ in found)
+        if fmt == "text":
+            click.echo(totals_text(counts, errors))
+        if errors or counts["bad"]:
+            sys.exit(EXIT_INPUT)
+        if counts["violations"]:
+            sys.exit(EXIT_VIOLATIONS)
+        return
     if jobs > 1 and not strict:
         for lines, batch_counts, _ in _validate_parallel(hands, jobs, ruleset, options, fmt,
                                                          quiet):
@@ -513,6 +533,95 @@ def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
         pending: deque = deque()
         for batch in batches():
             pending.append(pool.submit(_validate_batch, batch, ruleset, options, fmt, quiet))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+class _LineKey(msgspec.Struct):
+    """What the parent needs of a JSON line to cut a file into whole matches."""
+
+    match: str | None = None
+    type: str | None = None
+
+
+def _validate_lines(source: str, lines: list[tuple[int, bytes]], repeated: set[int],
+                    ruleset: str | None, options: dict[str, Any], fmt: str, quiet: bool
+                    ) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
+    """A worker: read raw JSON lines (with their line numbers) and validate their hands.
+    ``repeated`` are header lines sent again from earlier in the file: read, not reported."""
+    import replay
+    from gamelog.jsonl import items_of_lines
+    from gamelog.reader import EventDecoder, HandAssembler
+
+    decoder = EventDecoder()
+    assembler = HandAssembler(source, "line", strict=False, decoder=decoder)
+    out: list[str] = []
+    counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
+    hands = assembler.feed(items_of_lines(lines, decoder))
+    for report in replay.validate_hands(hands, ruleset=ruleset, options=options):
+        line = _tally(report, counts, fmt, quiet)
+        if line is not None:
+            out.append(line)
+    found = [("warning" if isinstance(i, RecordWarning) else "error", str(i))
+             for i in assembler.issues if i.line not in repeated]
+    return out, counts, found
+
+
+def _with_headers(source: str, batch: list[tuple[int, bytes]], matches: set[str],
+                  headers: dict[str, tuple[int, bytes]]
+                  ) -> tuple[str, list[tuple[int, bytes]], set[int]]:
+    """A batch of lines, preceded by the header lines of its matches that came before it."""
+    first = batch[0][0]
+    earlier = sorted(headers[m] for m in matches if m in headers and headers[m][0] < first)
+    return source, [*earlier, *batch], {n for n, _ in earlier}
+
+
+def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
+                             options: dict[str, Any], fmt: str, quiet: bool,
+                             batch_lines: int = 20_000
+                             ) -> Iterator[tuple[list[str], dict[str, int], list[tuple[str, str]]]]:
+    """JSON Lines in whole matches to ``jobs`` processes as raw lines: the parent only reads
+    each line's match id (and whether it is a header), so that decoding, too, runs in the
+    workers. Each batch also carries the header lines of its matches that came earlier.
+    Results come back in file order, at most a few batches in flight."""
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    key_of = msgspec.json.Decoder(_LineKey).decode
+
+    def batches() -> Iterator[tuple[str, list[tuple[int, bytes]], set[int]]]:
+        for file in files.record_files(paths):
+            source = str(file)
+            headers: dict[str, tuple[int, bytes]] = {}
+            batch: list[tuple[int, bytes]] = []
+            matches: set[str] = set()
+            last: str | None = None
+
+            with files.jsonl.open_binary(file) as stream:
+                for number, line in enumerate(stream, 1):
+                    try:
+                        key = key_of(line)
+                    except msgspec.MsgspecError:
+                        key = _LineKey()  # a bad line: its batch's worker reports it
+                    if key.match is not None and key.match != last and len(batch) >= batch_lines:
+                        yield _with_headers(source, batch, matches, headers)
+                        batch, matches = [], set()
+                    if key.match is not None:
+                        last = key.match
+                        matches.add(key.match)
+                        if key.type == "match" and key.match not in headers:
+                            headers[key.match] = (number, line)
+                    batch.append((number, line))
+            if batch:
+                yield _with_headers(source, batch, matches, headers)
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque = deque()
+        for source, lines, repeated in batches():
+            pending.append(pool.submit(_validate_lines, source, lines, repeated, ruleset,
+                                       options, fmt, quiet))
             if len(pending) >= 2 * jobs:
                 yield pending.popleft().result()
         while pending:

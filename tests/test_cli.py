@@ -181,3 +181,34 @@ def test_the_annotated_hand_in_the_format_spec_is_the_current_sample():
     doc = (ROOT / "docs" / "format.md").read_text()
     sample = (ROOT / "samples" / "examples" / "tractor-1deck.jsonl").read_text()
     assert sample in doc
+
+
+def test_validate_in_parallel_from_raw_lines_matches_one_process(tmp_path, monkeypatch):
+    """JSON Lines go to the workers as raw lines cut at match boundaries: the output, the
+    record problems and the exit code are those of one process, also with a bad line, a
+    truncated last line and a match whose hands are apart (its header sent again, unreported)."""
+    import functools
+
+    import shengji.cli as cli_module
+
+    lines = (ROOT / "samples" / "violations" / "tractor.jsonl").read_bytes().splitlines(True)
+    lines += (ROOT / "samples" / "matches" / "tractor-2deck.jsonl").read_bytes().splitlines(True)
+    first_match = json.loads(lines[0])["match"]
+    apart = [ln for ln in lines if json.loads(ln)["match"] == first_match and
+             json.loads(ln)["type"] != "match"]
+    lines = [ln for ln in lines if ln not in apart or json.loads(ln)["type"] == "match"]
+    assert b'"seq":0' in lines[0]
+    lines[0] = lines[0].replace(b'"seq":0', b'"seq":3', 1)  # a header problem, reported once
+    lines[40:40] = [b'{"type":"play","match":"x" BROKEN\n']
+    lines += apart  # the first match's hands after all the others
+    lines += [b'{"type":"play","match":"tail","hand":1,']  # truncated
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"".join(lines))
+    monkeypatch.setattr(cli_module, "_validate_lines_parallel",
+                        functools.partial(cli_module._validate_lines_parallel, batch_lines=50))
+    for fmt in ("text", "json"):
+        one = CliRunner().invoke(cli, ["validate", str(path), "--format", fmt])
+        two = CliRunner().invoke(cli, ["validate", str(path), "--format", fmt, "-j", "2"])
+        assert one.exit_code == two.exit_code == 2
+        assert one.output == two.output
+    assert "truncated last line" in one.output and "line 41" in one.output

@@ -98,7 +98,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-memory", action="store_true", help="skip the memory check")
     ap.add_argument("--million", action="store_true",
-                    help="also check memory on 1,000,000 hands (a file of about 8.5 GB)")
+                    help="also check memory on 1,000,000 hands (a file of about 8.8 GB)")
     ap.add_argument("--ruleset", default="tractor", choices=["tractor", "four-deck"],
                     help="tractor (two decks) or four-deck")
     args = ap.parse_args()

@@ -318,20 +318,14 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
         for kind, message in found:
             click.echo(f"{kind}: {message}", err=True)
         errors = sum(kind == "error" for kind, _ in found)
-        if fmt == "text":
-            click.echo(totals_text(counts, errors))
-        if errors or counts["bad"]:
-            sys.exit(EXIT_INPUT)
-        if counts["violations"]:
-            sys.exit(EXIT_VIOLATIONS)
-        return
-    if jobs > 1 and not strict:
+    elif jobs > 1 and not strict:
         for lines, batch_counts, _ in _validate_parallel(hands, jobs, ruleset, options, fmt,
                                                          quiet):
             for line in lines:
                 click.echo(line)
             for key, value in batch_counts.items():
                 counts[key] += value
+        errors = report_issues(issues)
     else:
         import replay
 
@@ -342,7 +336,7 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
                 click.echo(line)
             if strict and (report.violations or report.record_issues):
                 break
-    errors = report_issues(issues)
+        errors = report_issues(issues)
     if fmt == "text":
         click.echo(totals_text(counts, errors))
     if errors or counts["bad"]:

@@ -62,10 +62,16 @@ def open_binary(path: str | os.PathLike[str]) -> BinaryIO:
 
 def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str) -> Iterator[Item]:
     """``(line number, event or error)`` for every non-blank line of a stream."""
+    return items_of_lines(numbered_lines(stream, source), decoder)
+
+
+def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` of a stream; a failed read (a truncated gzip file, say) is a
+    :class:`GamelogIOError` naming the file and the last line read."""
     number = 0
     try:
         for number, line in enumerate(stream, 1):
-            yield from _items_of_line(decoder, number, line)
+            yield number, line
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise GamelogIOError(f"{source}: read failed after line {number}: {exc}") from None
 

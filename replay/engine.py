@@ -557,15 +557,17 @@ class HandReplay:
     def _remove(self, seat: int, cards: list[int]) -> list[int]:
         """Take cards from a holding; a card not among the known ones uses up a hidden card;
         returns the cards that could not be there."""
-        held = self.held[seat]
-        counts = self.class_left[seat] if self.class_left is not None else None
-        klass = self.order.klass if self.order is not None else None
-        missing = []
+        held: list[int] = self.held[seat]
+        counts: list[int] | None = None
+        klass: tuple[int, ...] = ()
+        if self.class_left is not None and self.order is not None:
+            counts, klass = self.class_left[seat], self.order.klass
+        missing: list[int] = []
         for c in cards:
             if held[c] > 0:
                 held[c] -= 1
                 if counts is not None:
-                    counts[klass[c]] -= 1  # type: ignore[index]
+                    counts[klass[c]] -= 1
             elif self.hidden[seat] > 0:
                 self.hidden[seat] -= 1
             else:
@@ -703,23 +705,9 @@ class HandReplay:
         failing: list = []
         undecided = False
         holdings = {o: self.class_holding(o, klass) for o in range(self.players) if o != seat}
-        power = self.order.power
-        tops: dict[int, tuple[int, int]] = {}  # each seat's highest single: (power, card)
-        for other, holding in holdings.items():
-            top_power, top_card = -1, -1
-            for c in holding:  # class order: the first card of the highest power, as find_chains
-                if power[c] > top_power:
-                    top_power, top_card = power[c], c
-            tops[other] = (top_power, top_card)
         for u in units:
             for other, holding in holdings.items():
-                if not holding:
-                    beat = None
-                elif u.width == 1 and u.length == 1:  # a single: beaten by a higher card
-                    top_power, top_card = tops[other]
-                    beat = Unit(1, 1, top_power, (top_card,)) if top_power > u.low else None
-                else:
-                    beat = beats_unit(holding, self.order, u)
+                beat = beats_unit(holding, self.order, u) if holding else None
                 if beat is not None:
                     failing.append((u, other, beat))
                     break
@@ -769,37 +757,24 @@ class HandReplay:
                            f"seat {seat} plays, but it is seat {expected}'s turn to {what}.",
                            seat=seat, required=f"seat {expected} plays")
         held: list[int] = self.held[seat]
-        assert self.class_left is not None
-        class_left: list[int] = self.class_left[seat]
         suit_before: dict[int, int] | None = None
         known_before = 0
         if not leading:
-            known_before = class_left[trick.lead_class]
+            assert self.class_left is not None
+            known_before = self.class_left[seat][trick.lead_class]
             if known_before and (len(cards) > 1 or trick.lead_size > 1):
                 suit_before = {c: held[c] for c in order.members[trick.lead_class] if held[c]}
         hidden_before = self.hidden[seat]
-        klass = order.klass
-        missing: list[int] | None = None
-        for c in cards:  # take the cards from the holding (see _remove)
-            if held[c]:
-                held[c] -= 1
-                class_left[klass[c]] -= 1
-            elif self.hidden[seat]:
-                self.hidden[seat] -= 1
-            else:
-                if missing is None:
-                    missing = []
-                missing.append(c)
-                continue
-            self.left[seat] -= 1
+        missing = self._remove(seat, cards)
         if missing:
             self.violation("play.card-not-held",
                            f"seat {seat} plays {show(missing)}, which it does not hold.",
                            seat=seat, cards=missing)
+        klass = order.klass
         void = self.void[seat]
         if void:
             for c in cards:
-                if klass[c] in void and (missing is None or c not in missing):
+                if klass[c] in void and c not in missing:
                     self.violation("follow.revoke",
                                    f"seat {seat} plays {Card(c).symbol}, a card of a suit it "
                                    "showed it did not have on an earlier trick.", seat=seat,
@@ -822,7 +797,7 @@ class HandReplay:
         forced = self.pending_forced
         if len(cards) == 1 and forced is None:  # a single: nothing more to check
             trick.lead_class = order.klass[cards[0]]
-            trick.lead_units = _single_unit(order, cards[0])
+            trick.lead_units = decompose(cards, order)
             trick.lead_size = 1
             trick.lead_kinds = [(1, 1)]
             return
@@ -987,28 +962,14 @@ class HandReplay:
         assert order is not None and trick is not None
         kinds = trick.lead_kinds
         lead_class = trick.lead_class
-        klass = order.klass
-        power = order.power
         points = self.points_table
         best_key: tuple[int, int] | None = None
         winner = trick.plays[0].seat
         total = 0
         for p in trick.plays:
-            cards = p.cards
-            if len(cards) == 1:  # play_strength for a single, inline
-                c = cards[0]
+            for c in p.cards:
                 total += points[c]
-                k = klass[c]
-                if k == lead_class:
-                    key: tuple[int, int] | None = (0, power[c])
-                elif k == TRUMP and lead_class != TRUMP:
-                    key = (1, power[c])
-                else:
-                    continue
-            else:
-                for c in cards:
-                    total += points[c]
-                key = play_strength(order, lead_class, kinds, cards)
+            key = play_strength(order, lead_class, kinds, p.cards)
             if key is not None and (best_key is None or key > best_key):
                 best_key, winner = key, p.seat
         trick.trumped = best_key is not None and best_key[0] == 1
@@ -1140,19 +1101,6 @@ class HandReplay:
             if recorded != computed:
                 self.violation(rule, f"the record gives {label} as {recorded}; by the rules it is "
                                      f"{computed}.", trick=None, required=f"{computed}")
-
-
-_SINGLES: dict[int, list[list[Unit]]] = {}
-
-
-def _single_unit(order: CardOrder, card: int) -> list[Unit]:
-    """The units of a one-card lead (shared per order: callers must not mutate it)."""
-    table = _SINGLES.get(order.uid)
-    if table is None:
-        if len(_SINGLES) > 1000:
-            _SINGLES.clear()
-        table = _SINGLES[order.uid] = [[Unit(1, 1, order.power[c], (c,))] for c in range(54)]
-    return table[card]
 
 
 _SEAT_FIELDS_OF: dict[type, tuple[str, ...]] = {}

@@ -25,6 +25,7 @@ from gamelog.model import Deal, Event, Hand, MatchStart, Setup
 from gamelog.reader import RecordWarning
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_INPUT = 0, 1, 2
 
@@ -305,11 +306,11 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
     if jobs == 0:
         jobs = os.cpu_count() or 1
-    if jobs > 1 and not strict and all(files.record_format(f) == "jsonl"
-                                       for f in files.record_files(list(paths))):
+    inputs = files.record_files(list(paths)) if jobs > 1 and not strict else []
+    if inputs and all(files.record_format(f) == "jsonl" for f in inputs):
         found: list[tuple[str, str]] = []  # (kind, message) of every record problem
         for lines, batch_counts, batch_issues in _validate_lines_parallel(
-                list(paths), jobs, ruleset, options, fmt, quiet):
+                inputs, jobs, ruleset, options, fmt, quiet):
             for line in lines:
                 click.echo(line)
             for key, value in batch_counts.items():
@@ -508,10 +509,8 @@ def _validate_batch(packed: bytes, ruleset: str | None, options: dict[str, Any],
 def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
                        options: dict[str, Any], fmt: str, quiet: bool, batch_hands: int = 200
                        ) -> Iterator[tuple[list[str], dict[str, int], bool]]:
-    """Whole matches in batches to ``jobs`` processes, results in file order, at most a few
-    batches in flight (so memory stays flat)."""
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
+    """Whole matches in batches to ``jobs`` processes, results in file order (Parquet input:
+    JSON Lines go by :func:`_validate_lines_parallel`)."""
 
     def batches() -> Iterator[bytes]:  # MessagePack: pickling the events costs more than replaying
         batch: list[Hand] = []
@@ -523,10 +522,20 @@ def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
         if batch:
             yield files.pack_hands(batch)
 
+    return _in_order(jobs, _validate_batch,
+                     ((packed, ruleset, options, fmt, quiet) for packed in batches()))
+
+
+def _in_order(jobs: int, work: Callable[..., T], tasks: Iterable[tuple[Any, ...]]) -> Iterator[T]:
+    """``work(*task)`` for every task in ``jobs`` processes, results in the tasks' order, at
+    most two tasks a process in flight (so memory stays flat)."""
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque = deque()
-        for batch in batches():
-            pending.append(pool.submit(_validate_batch, batch, ruleset, options, fmt, quiet))
+        for task in tasks:
+            pending.append(pool.submit(work, *task))
             if len(pending) >= 2 * jobs:
                 yield pending.popleft().result()
         while pending:
@@ -579,10 +588,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
     """JSON Lines in whole matches to ``jobs`` processes as raw lines: the parent only reads
     each line's match id (and whether it is a header), so that decoding, too, runs in the
     workers. Each batch also carries the header lines of its matches that came earlier.
-    Results come back in file order, at most a few batches in flight."""
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-
+    Results come back in file order."""
     key_of = msgspec.json.Decoder(_LineKey).decode
 
     def batches() -> Iterator[tuple[str, list[tuple[int, bytes]], set[int]]]:
@@ -594,7 +600,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
             last: str | None = None
 
             with files.jsonl.open_binary(file) as stream:
-                for number, line in enumerate(stream, 1):
+                for number, line in files.jsonl.numbered_lines(stream, source):
                     try:
                         key = key_of(line)
                     except msgspec.MsgspecError:
@@ -611,15 +617,9 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
             if batch:
                 yield _with_headers(source, batch, matches, headers)
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque = deque()
-        for source, lines, repeated in batches():
-            pending.append(pool.submit(_validate_lines, source, lines, repeated, ruleset,
-                                       options, fmt, quiet))
-            if len(pending) >= 2 * jobs:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+    return _in_order(jobs, _validate_lines,
+                     ((source, lines, repeated, ruleset, options, fmt, quiet)
+                      for source, lines, repeated in batches()))
 
 
 def main() -> None:

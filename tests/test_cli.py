@@ -212,3 +212,16 @@ def test_validate_in_parallel_from_raw_lines_matches_one_process(tmp_path, monke
         assert one.exit_code == two.exit_code == 2
         assert one.output == two.output
     assert "truncated last line" in one.output and "line 41" in one.output
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_truncated_gzip_file_is_an_input_error_with_or_without_workers(tmp_path, jobs):
+    import gzip
+
+    whole = gzip.compress((ROOT / "samples" / "violations" / "tractor.jsonl").read_bytes())
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[:3000])
+    result = run("validate", path, "-q", "-j", jobs)
+    assert result.exit_code == 2
+    assert f"{path}: read failed after line" in result.output
+    assert "Traceback" not in result.output

@@ -13,6 +13,8 @@ holds one row group in memory at a time.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gc
 import itertools
 import operator
@@ -181,18 +183,8 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
     row0 = 0
     try:
         for batch in _batches(pf, columns, batch_size):
-            n = batch.num_rows
-            events, clean = _convert_events(batch, decoder)
-            if not clean or n < 2:
-                yield from zip(range(row0, row0 + n), events, strict=True)
-            else:  # each hand's events after its first go to the assembler as one run
-                starts = _run_starts(batch)
-                starts.append(n)
-                for s, e in itertools.pairwise(starts):
-                    yield row0 + s, events[s]
-                    if e - s > 1:
-                        yield row0 + s + 1, EventRun(events[s + 1:e])  # type: ignore[misc]
-            row0 += n
+            yield from _batch_items(batch, row0, decoder)
+            row0 += batch.num_rows
     except (OSError, pa.ArrowInvalid) as exc:
         raise GamelogIOError(f"{path}: read failed near row {row0}: {exc}") from None
 
@@ -231,54 +223,138 @@ def _run_starts(batch: pa.RecordBatch) -> list[int]:
     return [0, *(i + 1 for i in breaks)]
 
 
-def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[Item]:
-    """``(row, event or error)`` of every row of a batch, in row order."""
-    events, _ = _convert_events(batch, decoder)
-    return list(zip(range(row0, row0 + len(events)), events, strict=True))
+_PIECE_ROWS = 8_192
+"""Rows whose Python objects are made at a time. A row group is checked and planned as a
+whole, but its events are built a piece at a time as the caller takes them: building all
+100,000 at once would make the allocator hand memory back to the system and fault it in
+again for every row group (a third of the time went to page faults)."""
 
 
-def _convert_events(batch: pa.RecordBatch, decoder: EventDecoder
-                    ) -> tuple[list[Event | RecordError], bool]:
-    """Events (or errors) of every row of a batch, in row order, and whether all are events.
-
-    In a clean batch (see the fast path below) the rows of each simple event type are built
-    in bulk, column by column; every other row goes through ``msgspec.convert``. The garbage
-    collector is paused meanwhile: it would otherwise rescan the heap again and again while
-    millions of small objects are made (msgspec's JSON decoder avoids the same cost)."""
+def _batch_items(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> Iterator[Item]:
+    """``(row, event or error)`` for the rows of a batch; in a clean batch each hand's events
+    after its first go to the assembler as one :class:`EventRun`."""
     n = batch.num_rows
+    codes = _clean_codes(batch)
+    if codes is None:
+        with _gc_paused():
+            items = list(_rows(_materialize(batch), n, row0, decoder))
+        yield from items
+        return
+    built = _BatchEvents(batch, codes, decoder)
+    if not built.clean or n < 2:
+        for start in range(0, n, _PIECE_ROWS):
+            stop = min(n, start + _PIECE_ROWS)
+            yield from zip(range(row0 + start, row0 + stop), built.events(start, stop),
+                           strict=True)
+        return
+    starts = _run_starts(batch)
+    starts.append(n)
+    piece = [0]
+    for start in starts[1:]:
+        piece.append(start)
+        if start - piece[0] < _PIECE_ROWS and start < n:
+            continue
+        first = piece[0]
+        events = built.events(first, start)
+        for s, e in itertools.pairwise(piece):
+            yield row0 + s, events[s - first]
+            if e - s > 1:
+                yield row0 + s + 1, EventRun(events[s - first + 1:e - first])  # type: ignore[misc]
+        piece = [start]
+
+
+def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[Item]:
+    """``(row, event or error)`` of every row of a batch, in row order (runs taken apart)."""
+    out: list[Item] = []
+    for row, item in _batch_items(batch, row0, decoder):
+        if isinstance(item, EventRun):
+            out.extend(zip(itertools.count(row), item))
+        else:
+            out.append((row, item))
+    return out
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The garbage collector paused: it would otherwise rescan the heap again and again while
+    many small objects are made (msgspec's JSON decoder avoids the same cost)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        if not _batch_is_clean(batch):
-            items = [item for _, item in _rows(_materialize(batch), n, 0, decoder)]
-            return items, not any(isinstance(i, RecordError) for i in items)
-        # Rows grouped by event type (a stable sort keeps each group in row order), each group
-        # built in bulk, then put back in row order by the inverse permutation.
-        codes = pc.index_in(batch.column("type"), value_set=_ALL_TAGS)
-        grouped = pc.sort_indices(codes)
-        built: list[Any] = []
-        clean = True
-        names = {name for name in batch.schema.names if batch.column(name).null_count < n}
-        start = 0
-        for group in sorted(pc.value_counts(codes).to_pylist(), key=lambda g: g["values"]):
-            tag, size = _TAG_LIST[group["values"]], group["counts"]
-            where = grouped.slice(start, size)
-            start += size
-            if tag in _FAST_TYPES:
-                columns = [batch.column(name).take(where).to_pylist() if name in names
-                           else [None] * size for name in _FIELD_COLUMNS[tag]]
-                built.extend(_BULK[tag](*columns))
-            else:
-                items = _convert_type(batch.take(where), tag, decoder)
-                clean = clean and not any(isinstance(item, RecordError) for item in items)
-                built.extend(items)
-        if n == 1:
-            return built, clean
-        out = list(operator.itemgetter(*pc.sort_indices(grouped).to_pylist())(built))
-        return out, clean
+        yield
     finally:
         if was_enabled:
             gc.enable()
+
+
+class _BatchEvents:
+    """The events of a clean batch (see the fast path below), built a piece at a time.
+
+    The rows of the common simple event types (each at least 1/16 of the batch: plays and
+    trick results, usually) are built in row order from slices of whole columns. The rows of
+    the other types are built up front for the whole batch, per type: those of simple types
+    in bulk, the rest through ``msgspec.convert``; pieces take them up in passing."""
+
+    def __init__(self, batch: pa.RecordBatch, codes: pa.Array, decoder: EventDecoder) -> None:
+        n = batch.num_rows
+        counts = {g["values"]: g["counts"] for g in pc.value_counts(codes).to_pylist()}
+        common = tuple(sorted((code for code, count in counts.items()
+                               if _TAG_LIST[code] in _FAST_TYPES and count * 16 >= n),
+                              key=lambda code: -counts[code]))
+        present = {name for name in batch.schema.names if batch.column(name).null_count < n}
+        self.codes: list[int] = codes.to_pylist()
+        self.build = _in_row_order(common)
+        self.columns = [(name, batch.column(name) if name in present else None)
+                        for name in _common_columns(common)]
+        self.clean = True
+        others: list[tuple[int, Event | RecordError]] = []
+        with _gc_paused():
+            for code in counts.keys() - set(common):
+                tag = _TAG_LIST[code]
+                where = pc.indices_nonzero(pc.equal(codes, pa.scalar(code, codes.type)))
+                if tag in _FAST_TYPES:
+                    items = _BULK[tag](*[batch.column(name).take(where).to_pylist()
+                                         if name in present else itertools.repeat(None)
+                                         for name in _FIELD_COLUMNS[tag]])
+                else:
+                    items = _convert_type(batch.take(where), tag, decoder)
+                    self.clean = self.clean and \
+                        not any(isinstance(item, RecordError) for item in items)
+                others.extend(zip(where.to_pylist(), items, strict=True))
+        others.sort(key=operator.itemgetter(0))
+        self.others = others
+        self.taken = 0
+
+    def events(self, start: int, stop: int) -> list[Any]:
+        """The events of rows ``start`` to ``stop``; pieces are asked for in row order."""
+        with _gc_paused():
+            out = self.build(self.codes[start:stop], *[
+                itertools.repeat(None) if column is None
+                else _values(column.slice(start, stop - start), name)
+                for name, column in self.columns])
+        others, k = self.others, self.taken
+        while k < len(others) and others[k][0] < stop:
+            row, item = others[k]
+            out[row - start] = item
+            k += 1
+        self.taken = k
+        return out
+
+
+_CONSTANT_PER_HAND = frozenset({"match", "hand"})
+
+
+def _values(column: pa.Array, name: str) -> list[Any]:
+    """``column.to_pylist()``; for the columns that stay the same through a hand, by way of
+    its runs, so that a hand's events share one match id string (cheaper, and less memory)."""
+    if name not in _CONSTANT_PER_HAND:
+        return column.to_pylist()
+    runs = pc.run_end_encode(column)
+    ends = runs.run_ends.to_pylist()
+    if len(ends) * 8 > len(column):
+        return column.to_pylist()
+    lengths = map(operator.sub, ends, [0, *ends])
+    return list(itertools.chain.from_iterable(map(itertools.repeat, runs.values.to_pylist(), lengths)))
 
 
 def _convert_type(sub: pa.RecordBatch, tag: str, decoder: EventDecoder) -> list[Any]:
@@ -380,6 +456,20 @@ def _simple_field(t: msgspec.inspect.Type) -> bool:
 _Checks = dict[str, list[tuple[str, Any, bool]]]
 
 
+def _constructor(kind: type[Event], values: list[str], env: dict[str, Any], at: str) -> str:
+    """Source of a call building ``kind`` from the variables ``values`` (one per field, in
+    field order; ``None`` means the field's default); default values go into ``env``."""
+    args = []
+    for f, v in zip(msgspec.inspect.type_info(kind).fields, values, strict=True):  # type: ignore[attr-defined]
+        if f.required or f.default is None:
+            args.append(f"{f.name}={v}")
+        else:
+            env[f"d{at}_{f.name}"] = f.default
+            args.append(f"{f.name}=(d{at}_{f.name} if {v} is None else {v})")
+    env[f"K{at}"] = kind
+    return f"K{at}({', '.join(args)})"
+
+
 def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
     bulk: dict[str, Any] = {}
     columns: dict[str, list[str]] = {}
@@ -390,17 +480,10 @@ def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
         fields = info.fields  # type: ignore[attr-defined]
         if not all(_simple_field(f.type) for f in fields):
             continue
-        env: dict[str, Any] = {"K": kind}
+        env: dict[str, Any] = {}
         names = [f"v{k}" for k in range(len(fields))]
-        args = []
-        for k, f in enumerate(fields):
-            if f.required or f.default is None:
-                args.append(f"{f.name}=v{k}")
-            else:
-                env[f"d{k}"] = f.default
-                args.append(f"{f.name}=(d{k} if v{k} is None else v{k})")
         source = (f"def build({', '.join(names)}):\n"
-                  f"    return [K({', '.join(args)}) for {', '.join(names)} in "
+                  f"    return [{_constructor(kind, names, env, '')} for {', '.join(names)} in "
                   f"zip({', '.join(names)})]\n")
         exec(source, env)  # generated from the event types above
         bulk[tag] = env["build"]
@@ -412,12 +495,36 @@ def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
 _BULK, _FIELD_COLUMNS, _CHECKS = _fast_plan()
 _KINDS = {kind.__struct_config__.tag: kind for kind in EVENT_TYPES}
 _FAST_TYPES = frozenset(_BULK)
-_FAST_ARRAY = pa.array(sorted(_FAST_TYPES), pa.string())
 _TAG_LIST = sorted(FIELDS_OF)
 _ALL_TAGS = pa.array(_TAG_LIST, pa.string())
 _CODES_WITH: dict[str, set[int]] = {
     c: {k for k, t in enumerate(_TAG_LIST) if c in FIELDS_OF[t]} for c in SCHEMA.names
 }
+
+
+def _common_columns(common: tuple[int, ...]) -> list[str]:
+    """The columns the event types ``common`` (codes) use, in schema order."""
+    used = {name for code in common for name in _FIELD_COLUMNS[_TAG_LIST[code]]}
+    return [name for name in SCHEMA.names if name in used]
+
+
+@functools.cache
+def _in_row_order(common: tuple[int, ...]) -> Any:
+    """A function of the type codes and the :func:`_common_columns` of a batch (as lists)
+    that builds the events of the types ``common`` in row order, ``None`` for other rows."""
+    names = _common_columns(common)
+    var = {name: f"c{k}" for k, name in enumerate(names)}
+    env: dict[str, Any] = {}
+    build = "None"
+    for code in reversed(common):
+        tag = _TAG_LIST[code]
+        call = _constructor(_KINDS[tag], [var[name] for name in _FIELD_COLUMNS[tag]], env, str(code))
+        build = f"{call} if code == {code} else {build}"
+    targets = ", ".join(["code", *var.values()])
+    source = (f"def build(codes, {', '.join(var.values())}):\n"
+              f"    return [{build} for {targets} in zip(codes, {', '.join(var.values())})]\n")
+    exec(source, env)  # generated from the event types
+    return env["build"]
 
 
 def _values_ok(arr: pa.Array, t: msgspec.inspect.Type) -> bool:
@@ -479,44 +586,53 @@ def _leaves(arr: pa.Array) -> pa.Array | None:
     return arr
 
 
-def _batch_is_clean(batch: pa.RecordBatch) -> bool:
-    """The vectorised checks of the fast path (see above), column by column: each column is
-    looked at once for all event types, and filtered by type only when its distinct values
-    do not settle the question."""
+def _clean_codes(batch: pa.RecordBatch) -> pa.Array | None:
+    """The rows' event type codes (indices into ``_TAG_LIST``) if the batch passes the
+    vectorised checks of the fast path (see above), else ``None``. Each column is looked at
+    once for all event types (with bitmaps of the rows whose type has, or requires, it), and
+    its values filtered by type only when its distinct values do not settle the question."""
     schema = batch.schema
     for name in schema.names:
         if schema.field(name).type != SCHEMA.field(name).type:
-            return False
+            return None
     for base in _BASE:
         if batch.column(base).null_count:
-            return False
+            return None
     codes = pc.index_in(batch.column("type"), value_set=_ALL_TAGS)
     if codes.null_count:
-        return False  # an unknown event type
-    present = set(pc.unique(codes).to_pylist())
+        return None  # an unknown event type
+    present = frozenset(pc.unique(codes).to_pylist())
     names = set(schema.names)
     for code in present:
         tag = _TAG_LIST[code]
         if tag in _FAST_TYPES and any(req and name not in names for name, _, req in _CHECKS[tag]):
-            return False  # a required column is missing altogether
+            return None  # a required column is missing altogether
+    masks: dict[frozenset[int], pa.Array] = {}
+
+    def rows_of(types: frozenset[int]) -> pa.Array:
+        """Whether each row's event type is one of ``types`` (a bitmap: cheap to combine)."""
+        if types not in masks:
+            if len(types) == 1:
+                masks[types] = pc.equal(codes, pa.scalar(next(iter(types)), codes.type))
+            else:
+                masks[types] = functools.reduce(pc.or_, (rows_of(frozenset([k])) for k in types))
+        return masks[types]
+
     n = batch.num_rows
     for name in schema.names:
         if name in _BASE:
             continue
         col = batch.column(name)
         nulls = col.null_count
-        if nulls == n:
-            used: set[int] = set()
-        else:
-            used = set(pc.unique(codes.filter(pc.is_valid(col))).to_pylist())
-            if not used <= _CODES_WITH[name]:
-                return False  # a column set that its event type does not have
-        required = _REQUIRED_BY[name] & present
-        if required and nulls and \
-                set(pc.unique(codes.filter(pc.is_null(col))).to_pylist()) & required:
-            return False  # a required field left null
-        checked = {code: value for code, value in _TYPE_AT[name].items() if code in used}
-        if not checked:
+        others = present - _CODES_WITH[name]
+        if nulls < n and others and \
+                pc.any(pc.and_(pc.is_valid(col), rows_of(others))).as_py():
+            return None  # a column set that its event type does not have
+        required = present & _REQUIRED_BY[name]
+        if required and nulls and pc.any(pc.and_(pc.is_null(col), rows_of(required))).as_py():
+            return None  # a required field left null
+        checked = {code: value for code, value in _TYPE_AT[name].items() if code in present}
+        if not checked or nulls == n:
             continue  # nothing but the nulls and column types checked above
         leaves = _leaves(col)
         distinct = None if leaves is None else set(pc.unique(leaves).to_pylist())
@@ -524,8 +640,8 @@ def _batch_is_clean(batch: pa.RecordBatch) -> bool:
             if distinct is not None and allowed and distinct - {None} <= allowed:
                 continue
             if not _values_ok(col.filter(pc.equal(codes, code)), ftype):
-                return False
-    return True
+                return None
+    return codes
 
 
 __all__ = ["SCHEMA", "iter_items", "write", "write_dataset"]

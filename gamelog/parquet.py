@@ -13,6 +13,7 @@ holds one row group in memory at a time.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import gc
@@ -293,9 +294,11 @@ class _BatchEvents:
     """The events of a clean batch (see the fast path below), built a piece at a time.
 
     The rows of the common simple event types (each at least 1/16 of the batch: plays and
-    trick results, usually) are built in row order from slices of whole columns. The rows of
-    the other types are built up front for the whole batch, per type: those of simple types
-    in bulk, the rest through ``msgspec.convert``; pieces take them up in passing."""
+    trick results, usually) are built in one pass in row order, a piece at a time, from the
+    int columns' buffers (no conversion), the match ids' runs (one string per match) and the
+    other columns' slices. The rows of the other types (a few per hand) are built up front
+    per type: those of simple types from their rows taken out of each column, the rest
+    (headers, failed throws) through ``msgspec.convert``; the pieces take them up in passing."""
 
     def __init__(self, batch: pa.RecordBatch, codes: pa.Array, decoder: EventDecoder) -> None:
         n = batch.num_rows
@@ -304,15 +307,24 @@ class _BatchEvents:
                                if _TAG_LIST[code] in _FAST_TYPES and count * 16 >= n),
                               key=lambda code: -counts[code]))
         present = {name for name in batch.schema.names if batch.column(name).null_count < n}
-        self.codes: list[int] = codes.to_pylist()
-        self.build = _in_row_order(common)
-        # Scalar columns as whole lists now (their values are shared: small ints, match ids),
-        # list columns a piece at a time (each list is a new object the collector tracks).
-        self.columns: list[tuple[list[Any] | None, pa.Array | None]] = [
-            (None, None) if name not in present
-            else (None, batch.column(name)) if pa.types.is_list(batch.column(name).type)
-            else (_values(batch.column(name), name), None)
-            for name in _common_columns(common)]
+        self.type_codes = _int_view(codes)
+        self.common = _in_row_order(common)
+        self.common_columns = _common_columns(common)
+        # An int column is read straight from its buffer where no null can be read: it has
+        # none, or every common type with the field requires it (a row with a null there is
+        # of another type, which does not read it).
+        self.columns: dict[str, memoryview | pa.Array] = {}
+        for name in set(self.common_columns) & present - {"match"}:
+            column = batch.column(name)
+            having = {code for code in common if name in _FIELD_COLUMNS[_TAG_LIST[code]]}
+            if column.type == pa.int32() and (
+                    column.null_count == 0 or having <= _REQUIRED_BY[name]):
+                self.columns[name] = _int_view(column)
+            else:
+                self.columns[name] = column
+        runs = pc.run_end_encode(batch.column("match"))
+        self.match_ends: list[int] = runs.run_ends.to_pylist()
+        self.match_ids: list[str] = runs.values.to_pylist()
         self.clean = True
         others: list[tuple[int, Event | RecordError]] = []
         with _gc_paused():
@@ -320,49 +332,55 @@ class _BatchEvents:
                 tag = _TAG_LIST[code]
                 where = pc.indices_nonzero(pc.equal(codes, pa.scalar(code, codes.type)))
                 if tag in _FAST_TYPES:
-                    items = _BULK[tag](*[batch.column(name).take(where).to_pylist()
-                                         if name in present else itertools.repeat(None)
-                                         for name in _FIELD_COLUMNS[tag]])
+                    items = _BY_ROWS[tag](range(len(where)), *[
+                        batch.column(name).take(where).to_pylist() if name in present
+                        else [None] * len(where) for name in _FIELD_COLUMNS[tag]])
                 else:
-                    items = _convert_type(batch.take(where), tag, decoder)
-                    self.clean = self.clean and \
-                        not any(isinstance(item, RecordError) for item in items)
+                    names = [name for name in FIELDS_OF[tag] if name in batch.schema.names]
+                    items = _convert_type(batch.select(names).take(where), tag, decoder)
+                    self.clean = self.clean and not any(isinstance(i, RecordError) for i in items)
                 others.extend(zip(where.to_pylist(), items, strict=True))
         others.sort(key=operator.itemgetter(0))
         self.others = others
-        self.taken = 0
+        self.others_taken = 0
 
     def events(self, start: int, stop: int) -> list[Any]:
         """The events of rows ``start`` to ``stop``; pieces are asked for in row order."""
+        columns: dict[str, Any] = {"match": self._match_ids(start, stop)}
         with _gc_paused():
-            out = self.build(self.codes[start:stop], *[
-                values[start:stop] if values is not None
-                else itertools.repeat(None) if column is None
-                else column.slice(start, stop - start).to_pylist()
-                for values, column in self.columns])
-        others, k = self.others, self.taken
+            for name, column in self.columns.items():
+                columns[name] = (column[start:stop].tolist() if isinstance(column, memoryview)
+                                 else column.slice(start, stop - start).to_pylist())
+            nones = itertools.repeat(None)
+            out = self.common(self.type_codes[start:stop].tolist(),
+                              *[columns.get(name, nones) for name in self.common_columns])
+        others, k = self.others, self.others_taken
         while k < len(others) and others[k][0] < stop:
             row, item = others[k]
             out[row - start] = item
             k += 1
-        self.taken = k
+        self.others_taken = k
+        return out
+
+    def _match_ids(self, start: int, stop: int) -> list[str]:
+        """The match column of rows ``start`` to ``stop``: one string object per match."""
+        ends, ids = self.match_ends, self.match_ids
+        k = bisect.bisect_right(ends, start)
+        out: list[str] = []
+        while start < stop:
+            end = min(ends[k], stop)
+            out += itertools.repeat(ids[k], end - start)
+            start = end
+            k += 1
         return out
 
 
-_CONSTANT_PER_HAND = frozenset({"match", "hand"})
-
-
-def _values(column: pa.Array, name: str) -> list[Any]:
-    """``column.to_pylist()``; for the columns that stay the same through a hand, by way of
-    its runs, so that a hand's events share one match id string (cheaper, and less memory)."""
-    if name not in _CONSTANT_PER_HAND:
-        return column.to_pylist()
-    runs = pc.run_end_encode(column)
-    ends = runs.run_ends.to_pylist()
-    if len(ends) * 8 > len(column):
-        return column.to_pylist()
-    lengths = map(operator.sub, ends, [0, *ends])
-    return list(itertools.chain.from_iterable(map(itertools.repeat, runs.values.to_pylist(), lengths)))
+def _int_view(column: pa.Array) -> memoryview:
+    """The values of an int32 column without a copy (whatever lies under its nulls)."""
+    data = column.buffers()[1]
+    if data is None:  # an empty column
+        return memoryview(b"").cast("i")
+    return memoryview(data)[column.offset * 4:(column.offset + len(column)) * 4].cast("i")
 
 
 def _convert_type(sub: pa.RecordBatch, tag: str, decoder: EventDecoder) -> list[Any]:
@@ -479,7 +497,7 @@ def _constructor(kind: type[Event], values: list[str], env: dict[str, Any], at: 
 
 
 def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
-    bulk: dict[str, Any] = {}
+    by_rows: dict[str, Any] = {}
     columns: dict[str, list[str]] = {}
     checks: dict[str, list[tuple[str, Any, bool]]] = {}
     for kind in EVENT_TYPES:
@@ -490,19 +508,19 @@ def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
             continue
         env: dict[str, Any] = {}
         names = [f"v{k}" for k in range(len(fields))]
-        source = (f"def build({', '.join(names)}):\n"
-                  f"    return [{_constructor(kind, names, env, '')} for {', '.join(names)} in "
-                  f"zip({', '.join(names)})]\n")
+        call = _constructor(kind, [f"{v}[i]" for v in names], env, "")
+        source = (f"def build(rows, {', '.join(names)}):\n"
+                  f"    return [{call} for i in rows]\n")
         exec(source, env)  # generated from the event types above
-        bulk[tag] = env["build"]
+        by_rows[tag] = env["build"]
         columns[tag] = [f.encode_name for f in fields]
         checks[tag] = [(f.encode_name, f.type, f.required) for f in fields]
-    return bulk, columns, checks
+    return by_rows, columns, checks
 
 
-_BULK, _FIELD_COLUMNS, _CHECKS = _fast_plan()
+_BY_ROWS, _FIELD_COLUMNS, _CHECKS = _fast_plan()
 _KINDS = {kind.__struct_config__.tag: kind for kind in EVENT_TYPES}
-_FAST_TYPES = frozenset(_BULK)
+_FAST_TYPES = frozenset(_BY_ROWS)
 _TAG_LIST = sorted(FIELDS_OF)
 _ALL_TAGS = pa.array(_TAG_LIST, pa.string())
 _CODES_WITH: dict[str, set[int]] = {

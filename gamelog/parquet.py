@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import pyarrow as pa
@@ -183,28 +183,53 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
     columns = [c for c in SCHEMA.names if c in present]
     row0 = 0
     try:
-        for batch in _batches(pf, columns, batch_size):
-            yield from _batch_items(batch, row0, decoder)
-            row0 += batch.num_rows
+        for checked in _checked_batches(pf, columns, batch_size):
+            yield from _batch_items(checked, row0, decoder)
+            row0 += checked.batch.num_rows
     except (OSError, pa.ArrowInvalid) as exc:
         raise GamelogIOError(f"{path}: read failed near row {row0}: {exc}") from None
 
 
-def _batches(pf: pq.ParquetFile, columns: list[str], batch_size: int) -> Iterator[pa.RecordBatch]:
-    """The file's record batches. Row groups of a usual size (this package writes them to end
-    on hand boundaries) are read whole, the next one in a thread while the caller converts
-    this one (Arrow decodes without the GIL); very large ones in batches of ``batch_size``."""
+class _Checked(NamedTuple):
+    """A batch, its rows' event type codes if it passed the fast path's checks (else
+    ``None``), and then the rows that start runs (see :func:`_run_starts`)."""
+
+    batch: pa.RecordBatch
+    codes: pa.Array | None
+    starts: list[int]
+
+
+def _check(batch: pa.RecordBatch) -> _Checked:
+    codes = _clean_codes(batch)
+    starts = _run_starts(batch) if codes is not None and batch.num_rows > 1 else []
+    return _Checked(batch, codes, starts)
+
+
+def _checked_batches(pf: pq.ParquetFile, columns: list[str], batch_size: int
+                     ) -> Iterator[_Checked]:
+    """The file's record batches, checked. Row groups of a usual size (this package writes
+    them to end on hand boundaries) are read whole, very large ones in batches of
+    ``batch_size``. The next batch is read and checked in a thread while the caller converts
+    this one: Arrow decodes and computes without holding the GIL. (The read itself uses one
+    thread: with more, on two cores, the three compete and the whole is slower.)"""
     count = pf.num_row_groups
+    batches: Iterator[pa.RecordBatch]
     if any(pf.metadata.row_group(i).num_rows > 4 * batch_size for i in range(count)):
-        yield from pf.iter_batches(batch_size=batch_size, columns=columns)
-        return
+        batches = pf.iter_batches(batch_size=batch_size, columns=columns)
+    else:
+        batches = (batch for i in range(count)
+                   for batch in pf.read_row_group(i, columns=columns, use_threads=False)
+                   .combine_chunks().to_batches())
+
+    def step() -> _Checked | None:
+        batch = next(batches, None)
+        return None if batch is None else _check(batch)
+
     with ThreadPoolExecutor(1) as pool:
-        ahead = pool.submit(pf.read_row_group, 0, columns=columns) if count else None
-        for i in range(count):
-            assert ahead is not None
-            table = ahead.result()
-            ahead = pool.submit(pf.read_row_group, i + 1, columns=columns) if i + 1 < count else None
-            yield from table.combine_chunks().to_batches()
+        ahead = pool.submit(step)
+        while (checked := ahead.result()) is not None:
+            ahead = pool.submit(step)
+            yield checked
 
 
 _NOT_IN_RUNS = pa.array(["match", "hand"], pa.string())
@@ -233,11 +258,11 @@ system to fault it in again for the next row group, as it did when a row group's
 events were made at once (bench/read_speed.py: 1.4x faster than 8,192 rows at a time)."""
 
 
-def _batch_items(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> Iterator[Item]:
-    """``(row, event or error)`` for the rows of a batch; in a clean batch each hand's events
-    after its first go to the assembler as one :class:`EventRun`."""
+def _batch_items(checked: _Checked, row0: int, decoder: EventDecoder) -> Iterator[Item]:
+    """``(row, event or error)`` for the rows of a checked batch; in a clean batch each hand's
+    events after its first go to the assembler as one :class:`EventRun`."""
+    batch, codes, starts = checked
     n = batch.num_rows
-    codes = _clean_codes(batch)
     if codes is None:
         with _gc_paused():
             items = list(_rows(_materialize(batch), n, row0, decoder))
@@ -250,8 +275,7 @@ def _batch_items(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> Ite
             yield from zip(range(row0 + start, row0 + stop), built.events(start, stop),
                            strict=True)
         return
-    starts = _run_starts(batch)
-    starts.append(n)
+    starts = [*starts, n]
     piece = [0]
     for start in starts[1:]:
         piece.append(start)
@@ -269,7 +293,7 @@ def _batch_items(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> Ite
 def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[Item]:
     """``(row, event or error)`` of every row of a batch, in row order (runs taken apart)."""
     out: list[Item] = []
-    for row, item in _batch_items(batch, row0, decoder):
+    for row, item in _batch_items(_check(batch), row0, decoder):
         if isinstance(item, EventRun):
             out.extend(zip(itertools.count(row), item))
         else:

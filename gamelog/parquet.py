@@ -191,18 +191,37 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
 
 
 class _Checked(NamedTuple):
-    """A batch, its rows' event type codes if it passed the fast path's checks (else
-    ``None``), and then the rows that start runs (see :func:`_run_starts`)."""
+    """A batch and what Arrow works out about it (in the prefetch thread, see
+    :func:`_checked_batches`): its rows' event type codes if it passed the fast path's checks
+    (else ``None``, and nothing more), the rows that start runs (:func:`_run_starts`), its
+    common event types (see :class:`_BatchEvents`), the rows of each other type with their
+    own columns, and the runs of its match column."""
 
     batch: pa.RecordBatch
     codes: pa.Array | None
-    starts: list[int]
+    starts: tuple[int, ...] = ()
+    common: tuple[int, ...] = ()
+    others: tuple[tuple[str, pa.Array, pa.RecordBatch], ...] = ()
+    match_runs: pa.Array | None = None
 
 
 def _check(batch: pa.RecordBatch) -> _Checked:
     codes = _clean_codes(batch)
-    starts = _run_starts(batch) if codes is not None and batch.num_rows > 1 else []
-    return _Checked(batch, codes, starts)
+    if codes is None:
+        return _Checked(batch, None)
+    n = batch.num_rows
+    counts = {g["values"]: g["counts"] for g in pc.value_counts(codes).to_pylist()}
+    common = tuple(sorted((code for code, count in counts.items()
+                           if _TAG_LIST[code] in _FAST_TYPES and count * 16 >= n),
+                          key=lambda code: -counts[code]))
+    others = []
+    for code in counts.keys() - set(common):
+        tag = _TAG_LIST[code]
+        where = pc.indices_nonzero(pc.equal(codes, pa.scalar(code, codes.type)))
+        names = [name for name in FIELDS_OF[tag] if name in batch.schema.names]
+        others.append((tag, where, batch.select(names).take(where)))
+    return _Checked(batch, codes, tuple(_run_starts(batch)) if n > 1 else (), common, tuple(others),
+                    pc.run_end_encode(batch.column("match")))
 
 
 def _checked_batches(pf: pq.ParquetFile, columns: list[str], batch_size: int
@@ -210,16 +229,14 @@ def _checked_batches(pf: pq.ParquetFile, columns: list[str], batch_size: int
     """The file's record batches, checked. Row groups of a usual size (this package writes
     them to end on hand boundaries) are read whole, very large ones in batches of
     ``batch_size``. The next batch is read and checked in a thread while the caller converts
-    this one: Arrow decodes and computes without holding the GIL. (The read itself uses one
-    thread: with more, on two cores, the three compete and the whole is slower.)"""
+    this one: Arrow decodes and computes without holding the GIL."""
     count = pf.num_row_groups
     batches: Iterator[pa.RecordBatch]
     if any(pf.metadata.row_group(i).num_rows > 4 * batch_size for i in range(count)):
         batches = pf.iter_batches(batch_size=batch_size, columns=columns)
     else:
         batches = (batch for i in range(count)
-                   for batch in pf.read_row_group(i, columns=columns, use_threads=False)
-                   .combine_chunks().to_batches())
+                   for batch in pf.read_row_group(i, columns=columns).combine_chunks().to_batches())
 
     def step() -> _Checked | None:
         batch = next(batches, None)
@@ -261,14 +278,14 @@ events were made at once (bench/read_speed.py: 1.4x faster than 8,192 rows at a 
 def _batch_items(checked: _Checked, row0: int, decoder: EventDecoder) -> Iterator[Item]:
     """``(row, event or error)`` for the rows of a checked batch; in a clean batch each hand's
     events after its first go to the assembler as one :class:`EventRun`."""
-    batch, codes, starts = checked
+    batch, codes, starts = checked[:3]
     n = batch.num_rows
     if codes is None:
         with _gc_paused():
             items = list(_rows(_materialize(batch), n, row0, decoder))
         yield from items
         return
-    built = _BatchEvents(batch, codes, decoder)
+    built = _BatchEvents(checked, decoder)
     if not built.clean or n < 2:
         for start in range(0, n, _PIECE_ROWS):
             stop = min(n, start + _PIECE_ROWS)
@@ -324,12 +341,10 @@ class _BatchEvents:
     per type: those of simple types from their rows taken out of each column, the rest
     (headers, failed throws) through ``msgspec.convert``; the pieces take them up in passing."""
 
-    def __init__(self, batch: pa.RecordBatch, codes: pa.Array, decoder: EventDecoder) -> None:
+    def __init__(self, checked: _Checked, decoder: EventDecoder) -> None:
+        batch, codes, _, common, others_of, runs = checked
+        assert codes is not None and runs is not None
         n = batch.num_rows
-        counts = {g["values"]: g["counts"] for g in pc.value_counts(codes).to_pylist()}
-        common = tuple(sorted((code for code, count in counts.items()
-                               if _TAG_LIST[code] in _FAST_TYPES and count * 16 >= n),
-                              key=lambda code: -counts[code]))
         present = {name for name in batch.schema.names if batch.column(name).null_count < n}
         self.type_codes = _int_view(codes)
         self.common = _in_row_order(common)
@@ -346,22 +361,19 @@ class _BatchEvents:
                 self.columns[name] = _int_view(column)
             else:
                 self.columns[name] = column
-        runs = pc.run_end_encode(batch.column("match"))
         self.match_ends: list[int] = runs.run_ends.to_pylist()
         self.match_ids: list[str] = runs.values.to_pylist()
         self.clean = True
         others: list[tuple[int, Event | RecordError]] = []
         with _gc_paused():
-            for code in counts.keys() - set(common):
-                tag = _TAG_LIST[code]
-                where = pc.indices_nonzero(pc.equal(codes, pa.scalar(code, codes.type)))
+            for tag, where, rows in others_of:
                 if tag in _FAST_TYPES:
-                    items = _BY_ROWS[tag](range(len(where)), *[
-                        batch.column(name).take(where).to_pylist() if name in present
-                        else [None] * len(where) for name in _FIELD_COLUMNS[tag]])
+                    size = rows.num_rows
+                    items = _BY_ROWS[tag](range(size), *[
+                        rows.column(name).to_pylist() if name in rows.schema.names
+                        else [None] * size for name in _FIELD_COLUMNS[tag]])
                 else:
-                    names = [name for name in FIELDS_OF[tag] if name in batch.schema.names]
-                    items = _convert_type(batch.select(names).take(where), tag, decoder)
+                    items = _convert_type(rows, tag, decoder)
                     self.clean = self.clean and not any(isinstance(i, RecordError) for i in items)
                 others.extend(zip(where.to_pylist(), items, strict=True))
         others.sort(key=operator.itemgetter(0))

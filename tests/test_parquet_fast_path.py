@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -125,3 +126,58 @@ def test_runs_give_the_same_hands_and_problems_as_single_events():
     assert any(place == 10 and isinstance(item, EventRun) for place, item in runs)
     assert read(runs) == read(singles)
     assert read(singles)[1]  # the gap is reported
+
+
+def played_matches(matches: int, hands: int) -> list:
+    """Real-looking two-deck hands (about 118 events each) under ``matches`` match ids."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "samples"))
+    import make_examples
+
+    events: list = []
+    for m in range(matches):
+        for h in range(1, hands + 1):
+            played = make_examples.tractor_example(2, f"m{m}", 100 * m + h)
+            if h == 1:
+                events.append(played[0])
+            events += [msgspec.structs.replace(e, hand=h) for e in played[1:]]
+    return events
+
+
+@pytest.mark.parametrize("rows_per_group", [700, 100_000])
+def test_many_hands_read_back_in_pieces(tmp_path, rows_per_group):
+    """Row groups larger than a piece (512 rows), hands across piece and group boundaries,
+    the rare event types put back in their places, match ids shared per match."""
+    from gamelog import parquet
+
+    events = played_matches(3, 6)
+    assert len(events) > 4 * parquet._PIECE_ROWS
+    path = tmp_path / "many.parquet"
+    parquet.write(events, path, rows_per_group=rows_per_group)
+    issues: list = []
+    hands = list(read_hands(path, issues=issues))
+    assert not issues
+    assert [e for h in hands for e in h.events] == [e for e in events if e.hand != 0]
+    ids = {id(e.match) for h in hands for e in h.events
+           if e.match == "m1" and type(e).__name__ in ("Play", "TrickEnd")}
+    assert len(ids) <= 2  # plays and trick claims: one string per match and row group
+    _, fast, slow = both_paths(path) if rows_per_group > len(events) else (None, [], [])
+    assert fast == slow
+
+
+def test_an_optional_int_left_null_among_set_ones_reads_as_null(tmp_path):
+    """An int column is read from its buffer only where no null can be read: trick claims
+    with and without points must not get the value under a null."""
+    from gamelog import parquet
+
+    events = played_matches(1, 2)
+    stripped = [msgspec.structs.replace(e, points=None)
+                if type(e).__name__ == "TrickEnd" and e.seq % 3 == 0 else e for e in events]
+    assert any(type(e).__name__ == "TrickEnd" and e.points is None for e in stripped)
+    assert any(type(e).__name__ == "TrickEnd" and e.points for e in stripped)
+    path = tmp_path / "points.parquet"
+    parquet.write(stripped, path)
+    _, fast, slow = both_paths(path)
+    assert fast == slow
+    assert [e for _, e in fast] == stripped

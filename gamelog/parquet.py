@@ -206,6 +206,7 @@ class _Checked(NamedTuple):
 
 
 def _check(batch: pa.RecordBatch) -> _Checked:
+    """Everything Arrow can work out about a batch before its events are built."""
     codes = _clean_codes(batch)
     if codes is None:
         return _Checked(batch, None)
@@ -272,7 +273,8 @@ whole, but its events are built a few hands at a time as the caller takes them, 
 are made and used while they are in the CPU's cache, the garbage collector (which counts the
 lists made and not yet freed) seldom runs, and the allocator does not hand memory back to the
 system to fault it in again for the next row group, as it did when a row group's 100,000
-events were made at once (bench/read_speed.py: 1.4x faster than 8,192 rows at a time)."""
+events were made at once (1.3-1.4x faster than 8,192 rows at a time, in fresh processes;
+see docs/performance.md)."""
 
 
 def _batch_items(checked: _Checked, row0: int, decoder: EventDecoder) -> Iterator[Item]:

@@ -14,9 +14,7 @@ holds one row group in memory at a time.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import functools
-import gc
 import itertools
 import operator
 import os
@@ -31,6 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
+from gamelog.gcpause import gc_paused
 from gamelog.jsonl import atomic_output, flatten
 from gamelog.model import EVENT_TYPES, FORMAT_VERSION, Event, Hand, Match
 from gamelog.reader import EventDecoder, EventRun, Item
@@ -283,7 +282,7 @@ def _batch_items(checked: _Checked, row0: int, decoder: EventDecoder) -> Iterato
     batch, codes, starts = checked[:3]
     n = batch.num_rows
     if codes is None:
-        with _gc_paused():
+        with gc_paused():
             items = list(_rows(_materialize(batch), n, row0, decoder))
         yield from items
         return
@@ -320,19 +319,6 @@ def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[It
     return out
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The garbage collector paused: it would otherwise rescan the heap again and again while
-    many small objects are made (msgspec's JSON decoder avoids the same cost)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 class _BatchEvents:
     """The events of a clean batch (see the fast path below), built a piece at a time.
 
@@ -367,13 +353,13 @@ class _BatchEvents:
         self.match_ids: list[str] = runs.values.to_pylist()
         self.clean = True
         others: list[tuple[int, Event | RecordError]] = []
-        with _gc_paused():
+        with gc_paused():
             for tag, where, rows in others_of:
-                if tag in _FAST_TYPES:
-                    size = rows.num_rows
-                    items = _BY_ROWS[tag](range(size), *[
+                if tag in _FAST_TYPES:  # the same builder, for rows all of one type
+                    code = _TAG_LIST.index(tag)
+                    items = _in_row_order((code,))(itertools.repeat(code, rows.num_rows), *[
                         rows.column(name).to_pylist() if name in rows.schema.names
-                        else [None] * size for name in _FIELD_COLUMNS[tag]])
+                        else itertools.repeat(None) for name in _common_columns((code,))])
                 else:
                     items = _convert_type(rows, tag, decoder)
                     self.clean = self.clean and not any(isinstance(i, RecordError) for i in items)
@@ -385,7 +371,7 @@ class _BatchEvents:
     def events(self, start: int, stop: int) -> list[Any]:
         """The events of rows ``start`` to ``stop``; pieces are asked for in row order."""
         columns: dict[str, Any] = {"match": self._match_ids(start, stop)}
-        with _gc_paused():
+        with gc_paused():
             for name, column in self.columns.items():
                 columns[name] = (column[start:stop].tolist() if isinstance(column, memoryview)
                                  else column.slice(start, stop - start).to_pylist())
@@ -524,7 +510,8 @@ def _constructor(kind: type[Event], values: list[str], env: dict[str, Any], at: 
     """Source of a call building ``kind`` from the variables ``values`` (one per field, in
     field order; ``None`` means the field's default); default values go into ``env``."""
     args = []
-    for f, v in zip(msgspec.inspect.type_info(kind).fields, values, strict=True):  # type: ignore[attr-defined]
+    fields = msgspec.inspect.type_info(kind).fields  # type: ignore[attr-defined]
+    for f, v in zip(fields, values, strict=True):
         if f.required or f.default is None:
             args.append(f"{f.name}={v}")
         else:
@@ -534,31 +521,22 @@ def _constructor(kind: type[Event], values: list[str], env: dict[str, Any], at: 
     return f"K{at}({', '.join(args)})"
 
 
-def _fast_plan() -> tuple[dict[str, Any], dict[str, list[str]], _Checks]:
-    by_rows: dict[str, Any] = {}
+def _fast_plan() -> tuple[dict[str, list[str]], _Checks]:
+    """The simple event types' columns (in field order) and the checks of their values."""
     columns: dict[str, list[str]] = {}
     checks: dict[str, list[tuple[str, Any, bool]]] = {}
     for kind in EVENT_TYPES:
-        tag = kind.__struct_config__.tag
-        info = msgspec.inspect.type_info(kind)
-        fields = info.fields  # type: ignore[attr-defined]
-        if not all(_simple_field(f.type) for f in fields):
-            continue
-        env: dict[str, Any] = {}
-        names = [f"v{k}" for k in range(len(fields))]
-        call = _constructor(kind, [f"{v}[i]" for v in names], env, "")
-        source = (f"def build(rows, {', '.join(names)}):\n"
-                  f"    return [{call} for i in rows]\n")
-        exec(source, env)  # generated from the event types above
-        by_rows[tag] = env["build"]
-        columns[tag] = [f.encode_name for f in fields]
-        checks[tag] = [(f.encode_name, f.type, f.required) for f in fields]
-    return by_rows, columns, checks
+        fields = msgspec.inspect.type_info(kind).fields  # type: ignore[attr-defined]
+        if all(_simple_field(f.type) for f in fields):
+            tag = kind.__struct_config__.tag
+            columns[tag] = [f.encode_name for f in fields]
+            checks[tag] = [(f.encode_name, f.type, f.required) for f in fields]
+    return columns, checks
 
 
-_BY_ROWS, _FIELD_COLUMNS, _CHECKS = _fast_plan()
+_FIELD_COLUMNS, _CHECKS = _fast_plan()
 _KINDS = {kind.__struct_config__.tag: kind for kind in EVENT_TYPES}
-_FAST_TYPES = frozenset(_BY_ROWS)
+_FAST_TYPES = frozenset(_FIELD_COLUMNS)
 _TAG_LIST = sorted(FIELDS_OF)
 _ALL_TAGS = pa.array(_TAG_LIST, pa.string())
 _CODES_WITH: dict[str, set[int]] = {
@@ -582,7 +560,8 @@ def _in_row_order(common: tuple[int, ...]) -> Any:
     build = "None"
     for code in reversed(common):
         tag = _TAG_LIST[code]
-        call = _constructor(_KINDS[tag], [var[name] for name in _FIELD_COLUMNS[tag]], env, str(code))
+        call = _constructor(_KINDS[tag], [var[name] for name in _FIELD_COLUMNS[tag]], env,
+                            str(code))
         build = f"{call} if code == {code} else {build}"
     targets = ", ".join(["code", *var.values()])
     source = (f"def build(codes, {', '.join(var.values())}):\n"

@@ -228,6 +228,8 @@ class EventRun(list):  # type: ignore[type-arg]
     it continues it, and is taken one event at a time otherwise."""
 
     __slots__ = ()
+
+
 _PLAIN_EVENTS = frozenset(t for t in EVENT_TYPES if t not in (MatchStart, HandStart))
 
 

@@ -12,7 +12,6 @@ from replay import _native
 NATIVE = _native.select()
 """Whether the mypyc-compiled engine runs (see setup.py); the sources give identical results."""
 
-import gc
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -20,6 +19,7 @@ from typing import Any
 
 from gamelog import files
 from gamelog.errors import RecordError
+from gamelog.gcpause import gc_paused
 from gamelog.model import Hand, KittyTake, MatchStart, Result, TrumpChosen
 from replay.engine import (
     HandReplay,
@@ -84,13 +84,8 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
                                 record_issues=[*hand.issues, exc])
             yield report
             continue
-        paused = gc.isenabled()
-        gc.disable()  # a hand makes thousands of short-lived objects and no lasting cycles
-        try:
+        with gc_paused():  # a hand makes thousands of short-lived objects, no lasting cycles
             report = replay_hand(hand, rules, strict=strict, context=ctx)
-        finally:
-            if paused:
-                gc.enable()
         _carry(ctx, hand, report)
         yield report
 

@@ -66,11 +66,15 @@ def strict_option(func: F) -> F:
     )(func)
 
 
+def _issue_kind(issue: RecordError) -> str:
+    return "warning" if isinstance(issue, RecordWarning) else "error"
+
+
 def report_issues(issues: Iterable[RecordError], quiet: bool = False) -> int:
     """Print record problems to stderr, one per line; return how many were errors."""
     errors = 0
     for issue in issues:
-        kind = "warning" if isinstance(issue, RecordWarning) else "error"
+        kind = _issue_kind(issue)
         errors += kind == "error"
         if not quiet:
             click.echo(f"{kind}: {issue}", err=True)
@@ -306,27 +310,23 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
     if jobs == 0:
         jobs = os.cpu_count() or 1
-    inputs = files.record_files(list(paths)) if jobs > 1 and not strict else []
-    if inputs and all(files.record_format(f) == "jsonl" for f in inputs):
+    if jobs > 1 and not strict:
+        inputs = files.record_files(list(paths))
+        if inputs and all(files.record_format(f) == "jsonl" for f in inputs):
+            results = _validate_lines_parallel(inputs, jobs, ruleset, options, fmt, quiet)
+        else:  # the parent reads (Parquet), the workers replay
+            results = _validate_parallel(hands, jobs, ruleset, options, fmt, quiet)
         found: list[tuple[str, str]] = []  # (kind, message) of every record problem
-        for lines, batch_counts, batch_issues in _validate_lines_parallel(
-                inputs, jobs, ruleset, options, fmt, quiet):
+        for lines, batch_counts, batch_found in results:
             for line in lines:
                 click.echo(line)
             for key, value in batch_counts.items():
                 counts[key] += value
-            found.extend(batch_issues)
+            found.extend(batch_found)
+        found += [(_issue_kind(issue), str(issue)) for issue in issues]
         for kind, message in found:
             click.echo(f"{kind}: {message}", err=True)
         errors = sum(kind == "error" for kind, _ in found)
-    elif jobs > 1 and not strict:
-        for lines, batch_counts, _ in _validate_parallel(hands, jobs, ruleset, options, fmt,
-                                                         quiet):
-            for line in lines:
-                click.echo(line)
-            for key, value in batch_counts.items():
-                counts[key] += value
-        errors = report_issues(issues)
     else:
         import replay
 
@@ -491,19 +491,26 @@ def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool) -> str | 
     return hand_text(report)
 
 
-def _validate_batch(packed: bytes, ruleset: str | None, options: dict[str, Any],
-                    fmt: str, quiet: bool) -> tuple[list[str], dict[str, int], bool]:
-    """Validate a batch of whole matches in a worker: (output lines, counts, False)."""
+def _validated(hands: Iterable[Hand], ruleset: str | None, options: dict[str, Any], fmt: str,
+               quiet: bool) -> tuple[list[str], dict[str, int]]:
+    """Replay hands in a worker: (output lines, counts)."""
     import replay
 
     lines: list[str] = []
     counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
-    hands = files.unpack_hands(packed)
     for report in replay.validate_hands(hands, ruleset=ruleset, options=options):
         line = _tally(report, counts, fmt, quiet)
         if line is not None:
             lines.append(line)
-    return lines, counts, False
+    return lines, counts
+
+
+def _validate_batch(packed: bytes, ruleset: str | None, options: dict[str, Any], fmt: str,
+                    quiet: bool) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
+    """Validate a batch of whole matches in a worker: (output lines, counts, no record
+    problems: the parent read the hands and reports those)."""
+    lines, counts = _validated(files.unpack_hands(packed), ruleset, options, fmt, quiet)
+    return lines, counts, []
 
 
 def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
@@ -554,21 +561,14 @@ def _validate_lines(source: str, lines: list[tuple[int, bytes]], repeated: set[i
                     ) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
     """A worker: read raw JSON lines (with their line numbers) and validate their hands.
     ``repeated`` are header lines sent again from earlier in the file: read, not reported."""
-    import replay
     from gamelog.jsonl import items_of_lines
     from gamelog.reader import EventDecoder, HandAssembler
 
     decoder = EventDecoder()
     assembler = HandAssembler(source, "line", strict=False, decoder=decoder)
-    out: list[str] = []
-    counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
-    hands = assembler.feed(items_of_lines(lines, decoder))
-    for report in replay.validate_hands(hands, ruleset=ruleset, options=options):
-        line = _tally(report, counts, fmt, quiet)
-        if line is not None:
-            out.append(line)
-    found = [("warning" if isinstance(i, RecordWarning) else "error", str(i))
-             for i in assembler.issues if i.line not in repeated]
+    out, counts = _validated(assembler.feed(items_of_lines(lines, decoder)), ruleset, options,
+                             fmt, quiet)
+    found = [(_issue_kind(i), str(i)) for i in assembler.issues if i.line not in repeated]
     return out, counts, found
 
 

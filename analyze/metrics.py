@@ -400,6 +400,14 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
     import replay
 
     c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays)
+    unplayable: set[str] = set()
     for report in replay.validate(paths, ruleset=ruleset, issues=issues):
+        problems = [i for i in report.record_issues if isinstance(i, replay.RulesetProblem)]
+        if problems:  # its ruleset is unknown or misconfigured: reported once, not tabled
+            for problem in problems:
+                if str(problem) not in unplayable and issues is not None:
+                    issues.append(problem)
+                unplayable.add(str(problem))
+            continue
         c.add(report)
     return c

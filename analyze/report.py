@@ -8,10 +8,11 @@ shown is escaped by jinja2's autoescaping.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import html
 import json
 import os
-import shutil
-import tempfile
+import re
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
@@ -33,6 +34,7 @@ from analyze.metrics import (
 )
 from gamelog.cards import CARD_BY_TOKEN, UNKNOWN, Card, Rank, Suit
 from gamelog.jsonl import atomic_output
+from gamelog.outputs import check_report_file, owned_directory
 from replay import get_ruleset
 from replay.engine import HandReport
 
@@ -219,7 +221,7 @@ def hand_context(report: HandReport, collector: Collector, lang: str) -> dict[st
     trump_name = (LABELS[lang]["no_trump"] if report.trump == "NT"
                   else SUIT_NAMES.get(report.trump or "") or "?")
     return {
-        "report": report, "anchor": f"hand-{_slug(report.match)}-{report.hand}",
+        "report": report, "anchor": page_slug(report.match, report.hand),
         "seat_names": seat_names,
         "holdings": [{"seat": h["seat"], "player": h["player"],
                       "cards": tokens_html(h["cards"], order, lang)} for h in holdings],
@@ -250,8 +252,40 @@ def _rules_for(header: Any) -> Any:
     return _RULES[key]
 
 
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text)
+_SLUG_SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+_SLUG_MAX = 120
+
+
+def page_slug(match: str, hand: int) -> str:
+    """The file name (without ``.html``) and anchor of a hand's page: ``hand-<match>-<hand>``,
+    where the match id keeps lower-case letters, digits and ``-`` and writes every other byte
+    of its UTF-8 as ``_XX`` (hex). Distinct ids never share a slug, even on a file system that
+    ignores case, and the slug reads back to the id (:func:`match_of_slug`). An id whose slug
+    would pass 120 characters is cut and followed by ``~`` and 16 hex digits of its SHA-256,
+    so a page name stays well within file name limits."""
+    body = "".join(ch if ch in _SLUG_SAFE else "".join(f"_{b:02X}" for b in ch.encode())
+                   for ch in match)
+    if len(body) > _SLUG_MAX:
+        digest = hashlib.sha256(match.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        cut = body[:_SLUG_MAX - 17]
+        cut = cut[:cut.rfind("_")] if "_" in cut[-2:] else cut  # never half an escape
+        body = f"{cut}~{digest}"
+    return f"hand-{body}-{hand}"
+
+
+def match_of_slug(slug: str) -> str | None:
+    """The match id of a :func:`page_slug` (``None`` for a cut, hashed one)."""
+    body = slug.removeprefix("hand-").rsplit("-", 1)[0]
+    if "~" in body:
+        return None
+    return re.sub(rb"_([0-9A-F]{2})", lambda m: bytes([int(m.group(1), 16)]),
+                  body.encode("ascii")).decode("utf-8", "surrogatepass")
+
+
+def chart_text(text: object) -> str:
+    """A label for a plotly chart: plotly renders some HTML in labels (``<a href>``, ``<b>``,
+    ``<br>``), so a name from a record is written with entities and shows as typed."""
+    return html.escape(str(text), quote=False) if text is not None else ""
 
 
 def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
@@ -263,7 +297,8 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
         levels = _levels(hands, frames["matches"])
         for (match, team), rows in levels.items():
             fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[r[1] for r in rows],
-                                     mode="lines+markers", name=f"{match} · team {team}"))
+                                     mode="lines+markers",
+                                     name=chart_text(f"{match} · team {team}")))
         fig.update_layout(title=L["chart_levels"], xaxis_title=L["hand"],
                           yaxis={"title": L["level"], "tickvals": list(range(13)),
                                  "ticktext": [*"23456789", "10", "J", "Q", "K", "A"]})
@@ -273,10 +308,11 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
             title=L["chart_distribution"], xaxis_title=L["defenders_points"])))
     summary = player_summary(frames)
     if not summary.is_empty():
-        charts.append(Chart(go.Figure(go.Bar(x=summary["player"].to_list(),
+        names = [chart_text(p) for p in summary["player"].to_list()]
+        charts.append(Chart(go.Figure(go.Bar(x=names,
                                              y=summary["tricks_won"].to_list())).update_layout(
             title=L["chart_tricks"])))
-        charts.append(Chart(go.Figure(go.Bar(x=summary["player"].to_list(),
+        charts.append(Chart(go.Figure(go.Bar(x=names,
                                              y=summary["points_captured"].to_list()))
                             .update_layout(title=L["chart_capture"])))
     auctions = frames.get("auctions")
@@ -284,7 +320,8 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
         played = auctions.filter(pl.col("defender_points").is_not_null())
         bids = played["winning_bid"].to_list()
         fig = go.Figure(go.Scatter(x=bids, y=played["defender_points"].to_list(),
-                                   mode="markers", text=played["declarer_player"].to_list(),
+                                   mode="markers",
+                                   text=[chart_text(p) for p in played["declarer_player"].to_list()],
                                    name=L["defenders_points"], marker={"opacity": 0.6}))
         if bids:
             fig.add_trace(go.Scatter(x=[min(bids), max(bids)], y=[min(bids), max(bids)],
@@ -296,7 +333,8 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
     rules = violations_by_rule(frames)
     if not rules.is_empty():
         charts.append(Chart(go.Figure(go.Bar(x=rules["count"].to_list(),
-                                             y=rules["rule"].to_list(), orientation="h"))
+                                             y=[chart_text(r) for r in rules["rule"].to_list()],
+                                             orientation="h"))
                             .update_layout(title=L["chart_rules"])))
     return charts
 
@@ -330,7 +368,7 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     frames = collector.frames()
     L = LABELS[lang]
     out = Path(output)
-    as_dir = str(output).endswith(("/", os.sep)) or out.is_dir()
+    as_dir = is_directory_output(output)
     summary = player_summary(frames)
     hands = frames["hands"]
     rulesets = sorted({r["ruleset"] for r in collector.matches}) or ["?"]
@@ -358,48 +396,42 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
         "bid_sizes": bid_accuracy(frames, by="winning_bid").to_dicts(),
         "auction": auction_summary(frames),
     }
+    anchors = {page_slug(r.match, r.hand) for r in reports}
+    dashboard["pages"] = anchors
+    for row in dashboard["hands"]:
+        row["anchor"] = page_slug(row["match"], row["hand"])
     written: list[Path] = []
     if not as_dir:
+        check_report_file(out)
         pages = [hand_context(r, collector, lang) for r in reports]
-        html = env.get_template("report.html.j2").render(
+        text = env.get_template("report.html.j2").render(
             **common, dashboard=dashboard, pages=pages, plotly_js=get_plotlyjs(),
             plotly_src=None, single=True)
-        _write(out, html)
+        _write(out, text)
         return [out]
-    # The site is built in a fresh folder beside the target and swapped in at the end, so a
-    # reader sees the old site or the new one, never half of each.
-    out.parent.mkdir(parents=True, exist_ok=True)
-    build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    # The site is built in a fresh folder beside the target and swapped in whole at the end,
+    # so a reader sees the old site or the new one, never half of each; a directory that is
+    # not an earlier report of ours is never replaced (gamelog.outputs).
+    with owned_directory(out, "report") as build:
         template = env.get_template("report.html.j2")
         (build / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
         for r in reports:
             page = hand_context(r, collector, lang)
-            html = template.render(**common, dashboard=None, pages=[page], plotly_js=None,
+            text = template.render(**common, dashboard=None, pages=[page], plotly_js=None,
                                    plotly_src="plotly.min.js", single=False)
             name = f"{page['anchor']}.html"
-            (build / name).write_text(html, encoding="utf-8")
+            (build / name).write_text(text, encoding="utf-8")
             written.append(out / name)
-        html = template.render(**common, dashboard=dashboard, pages=[], plotly_js=None,
+        text = template.render(**common, dashboard=dashboard, pages=[], plotly_js=None,
                                plotly_src="plotly.min.js", single=False)
-        (build / "index.html").write_text(html, encoding="utf-8")
-        _swap_in(build, out)
-    except BaseException:
-        shutil.rmtree(build, ignore_errors=True)
-        raise
+        (build / "index.html").write_text(text, encoding="utf-8")
     return [out / "index.html", *written]
 
 
-def _swap_in(build: Path, out: Path) -> None:
-    """Replace the folder ``out`` by ``build`` (two renames; the old one is then removed)."""
-    os.chmod(build, 0o755)
-    old = None
-    if out.exists():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
-        os.replace(out, old)
-    os.replace(build, out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+def is_directory_output(output: str | os.PathLike[str]) -> bool:
+    """Whether ``render`` writes a directory (a name ending in ``/``, or an existing
+    directory) rather than one file."""
+    return str(output).endswith(("/", os.sep)) or Path(output).is_dir()
 
 
 def _write(path: Path, text: str) -> None:

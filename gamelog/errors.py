@@ -85,3 +85,8 @@ class UnsupportedVersionError(RecordError):
 
 class GamelogIOError(GamelogError, OSError):
     """A file could not be read or written at all."""
+
+
+class FileReadError(RecordError):
+    """A file that could not be read to its end (truncated, corrupt): reported like a bad line,
+    with every record read before the failure kept, and the next file read."""

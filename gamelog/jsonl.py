@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, BinaryIO
@@ -17,7 +18,14 @@ import msgspec
 
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
 from gamelog.model import Event, Hand, Match
-from gamelog.reader import EventDecoder, Item
+from gamelog.outputs import clean_stale, temp_name
+from gamelog.reader import (
+    EventDecoder,
+    Item,
+    duplicate_key_error,
+    has_duplicate_keys,
+    keys_add_up,
+)
 
 _ENCODER = msgspec.json.Encoder()
 
@@ -60,40 +68,130 @@ def open_binary(path: str | os.PathLike[str]) -> BinaryIO:
     return raw
 
 
+MAX_LINE_BYTES = 16 << 20
+"""The longest line read (16 MiB; a real event is at most a few KB). A longer line is skipped
+as it streams past, with an error naming it, so a hostile file cannot exhaust memory."""
+
+_CHUNK = 1 << 20
+
+
+class UnterminatedLine(bytes):
+    """The last line of a file that does not end in a newline (perhaps cut off)."""
+
+    __slots__ = ()
+
+
+class OversizedLine(bytes):
+    """Stands for a line longer than :data:`MAX_LINE_BYTES`; holds its length as text."""
+
+    __slots__ = ()
+
+
 def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str) -> Iterator[Item]:
     """``(line number, event or error)`` for every non-blank line of a stream."""
     return items_of_lines(numbered_lines(stream, source), decoder)
 
 
 def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` of a stream; a failed read (a truncated gzip file, say) is a
-    :class:`GamelogIOError` naming the file and the last line read."""
-    number = 0
+    """``(line number, raw line without its newline)`` of every non-blank line of a stream.
+
+    Read in 1 MiB blocks: runs of blank lines cost nothing per line, a line longer than
+    :data:`MAX_LINE_BYTES` is skipped as it streams past (an :class:`OversizedLine`), a UTF-8
+    byte order mark at the start is dropped. A failed read (a truncated or corrupt gzip
+    stream, say) is a :class:`GamelogIOError` naming the file and the last line read; every
+    line before it has been yielded."""
+    number = 0  # lines completed so far
+    pending = b""  # the start of a line that continues into the next block
+    skipping = 0  # > 0: the length so far of an oversized line being skipped
+    first = True
+    # read1: one underlying read at a time, so that a failure (a bad CRC at the end of a gzip
+    # stream) loses no block decoded before it
+    read = getattr(stream, "read1", stream.read)
     try:
-        for number, line in enumerate(stream, 1):
-            yield number, line
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        while True:
+            block = read(_CHUNK)
+            if not block:
+                break
+            if first:
+                first = False
+                if block.startswith(b"\xef\xbb\xbf"):
+                    block = block[3:]
+            cut = block.rfind(b"\n")
+            if cut < 0:  # no line ends in this block
+                if skipping:
+                    skipping += len(block)
+                elif len(pending) + len(block) > MAX_LINE_BYTES:
+                    skipping = len(pending) + len(block)
+                    pending = b""
+                else:
+                    pending += block
+                continue
+            head, tail = block[:cut], block[cut + 1:]
+            if skipping or pending:
+                nl = head.find(b"\n")
+                first_part = head if nl < 0 else head[:nl]
+                head = b"" if nl < 0 else head[nl + 1:]
+                number += 1
+                if skipping or len(pending) + len(first_part) > MAX_LINE_BYTES:
+                    yield number, OversizedLine(str(skipping + len(pending) + len(first_part)),
+                                                "ascii")
+                    skipping = 0
+                else:
+                    line = pending + first_part
+                    if line.strip():
+                        yield number, line
+                pending = b""
+                if nl < 0:
+                    pending = tail
+                    if len(pending) > MAX_LINE_BYTES:
+                        skipping, pending = len(pending), b""
+                    continue
+            if not head.strip():  # a block of blank lines
+                number += head.count(b"\n") + 1
+            else:
+                for line in head.split(b"\n"):
+                    number += 1
+                    if line and not line.isspace():
+                        yield number, line
+            pending = tail
+            if len(pending) > MAX_LINE_BYTES:
+                skipping, pending = len(pending), b""
+    except (OSError, EOFError, zlib.error) as exc:
         raise GamelogIOError(f"{source}: read failed after line {number}: {exc}") from None
+    if skipping:
+        yield number + 1, OversizedLine(str(skipping), "ascii")
+    elif pending.strip():
+        yield number + 1, UnterminatedLine(pending)
 
 
 def items_of_lines(lines: Iterable[tuple[int, bytes]], decoder: EventDecoder) -> Iterator[Item]:
     """:func:`iter_items` for lines already read: ``(line number, raw line)`` pairs."""
+    fast = decoder.fast_decode
     for number, line in lines:
-        yield from _items_of_line(decoder, number, line)
+        try:
+            event = fast(line)
+        except (msgspec.MsgspecError, RecursionError):
+            yield from _slow_line(decoder, number, line)
+            continue
+        if keys_add_up(line, event) or not has_duplicate_keys(line):
+            yield number, event
+        else:
+            yield number, duplicate_key_error()
 
 
-def _items_of_line(decoder: EventDecoder, number: int, line: bytes) -> Iterator[Item]:
-    try:
-        yield number, decoder.fast_decode(line)
+def _slow_line(decoder: EventDecoder, number: int, line: bytes) -> Iterator[Item]:
+    if type(line) is OversizedLine:
+        yield number, MalformedRecordError(
+            f"line of {int(line):,} bytes is longer than the {MAX_LINE_BYTES >> 20} MiB "
+            "limit; skipped")
         return
-    except msgspec.MsgspecError:
-        pass
     try:  # the slow path: lenient decoding for newer minors, or a precise error
         yield number, decoder.decode_line(line)
     except RecordError as err:
         if not line.strip():
             return
-        if not line.endswith(b"\n") and isinstance(err, MalformedRecordError):
+        if (type(line) is UnterminatedLine and isinstance(err, MalformedRecordError)
+                and err.field is None):
             err.message = f"truncated last line: {err.message}"
         yield number, err
 
@@ -102,7 +200,7 @@ def write(events: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) 
     """Write canonical JSON Lines atomically (gzip when the name ends in ``.gz``); returns lines."""
     count = 0
     with atomic_output(path) as out:
-        stream: IO[bytes] = (gzip.GzipFile(fileobj=out, mode="wb", mtime=0)
+        stream: IO[bytes] = (gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0)
                              if str(path).endswith(".gz") else out)
         buf = bytearray()
         for ev in flatten(events):
@@ -119,26 +217,38 @@ def write(events: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) 
 
 
 class atomic_output:
-    """A binary file written beside ``path`` and moved over it only when the block succeeds."""
+    """A binary file written beside ``path`` and moved over it only when the block succeeds.
+
+    A failure to write (a full disk, say) is a :class:`GamelogIOError` naming ``path``; the
+    temporary file is removed, and ``path`` is left as it was. Temporary files of earlier runs
+    that were killed are removed (see :func:`gamelog.outputs.clean_stale`)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self.tmp = temp_name(self.path)
 
     def __enter__(self) -> BinaryIO:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            clean_stale(self.path)
             self.file = open(self.tmp, "wb")
         except OSError as exc:
             raise GamelogIOError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
         return self.file
 
     def __exit__(self, kind, value, tb) -> None:  # type: ignore[no-untyped-def]
-        self.file.close()
-        if kind is None:
-            os.replace(self.tmp, self.path)
-        else:
+        try:
+            self.file.close()
+            if kind is None:
+                os.replace(self.tmp, self.path)
+        except OSError as exc:
             self.tmp.unlink(missing_ok=True)
+            raise GamelogIOError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
+        if kind is not None:
+            self.tmp.unlink(missing_ok=True)
+            if issubclass(kind, OSError) and not isinstance(value, GamelogIOError):
+                raise GamelogIOError(
+                    f"{self.path}: cannot write: {value.strerror or value}") from None
 
 
 def write_objects(objects: Iterable[object], path: str | os.PathLike[str]) -> int:

@@ -18,7 +18,7 @@ Conventions, the same in every event:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias, Union
+from typing import Annotated, Literal, TypeAlias, Union
 
 import msgspec
 
@@ -35,7 +35,10 @@ LevelRank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", 
 """A level (级): the rank being played, or ``NT`` past the ace where a ruleset has it (打万分)."""
 TrumpSuit = Literal["S", "H", "C", "D", "NT"]
 """The trump suit (主花色), or ``NT`` for no-trump (无主)."""
-OptionValue: TypeAlias = bool | int | float | str
+Int32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
+"""Every integer of the record fits a signed 32-bit Parquet column; a larger one is a located
+error when read, never an overflow when written."""
+OptionValue: TypeAlias = bool | Int32 | float | str
 
 # gc=False: events hold no reference cycles, so the garbage collector need not track them
 # (msgspec's advice for many small objects; it makes reading large files much faster).
@@ -45,16 +48,16 @@ _CONFIG = dict(frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fie
 class SeatInfo(msgspec.Struct, **_CONFIG):
     """Who sits where: a player id from the source system, a display name and a team."""
 
-    seat: int
+    seat: Int32
     player: str | None = None
     name: str | None = None
-    team: int | None = None
+    team: Int32 | None = None
 
 
 class Blocker(msgspec.Struct, **_CONFIG):
     """A seat that holds cards beating a unit of a thrown lead, and those cards."""
 
-    seat: int
+    seat: Int32
     cards: list[CardToken]
 
 
@@ -65,8 +68,8 @@ class Event(
     """Fields every event carries: match id, hand number, sequence number, optional note."""
 
     match: str
-    hand: int
-    seq: int
+    hand: Int32
+    seq: Int32
     note: str | None = None
 
 
@@ -80,8 +83,8 @@ class MatchStart(Event, tag="match", kw_only=True):
 
     version: str
     ruleset: str
-    players: int
-    decks: int
+    players: Int32
+    decks: Int32
     options: dict[str, OptionValue] = {}
     seats: list[SeatInfo] = []
     levels: list[LevelRank] | None = None
@@ -96,11 +99,11 @@ class HandStart(Event, tag="hand", kw_only=True):
     when known before the declarations settle it.
     """
 
-    dealer: int | None = None
-    declarer: int | None = None
+    dealer: Int32 | None = None
+    declarer: Int32 | None = None
     level: LevelRank | None = None
     levels: list[LevelRank] | None = None
-    first_draw: int | None = None
+    first_draw: Int32 | None = None
 
 
 class Deal(Event, tag="deal", kw_only=True):
@@ -126,10 +129,10 @@ class Setup(Event, tag="setup", kw_only=True):
     kitty: list[HiddenOrCard] | None = None
     trump: TrumpSuit | None = None
     level: LevelRank | None = None
-    declarer: int | None = None
-    leader: int | None = None
-    points: int = 0
-    tricks: int = 0
+    declarer: Int32 | None = None
+    leader: Int32 | None = None
+    points: Int32 = 0
+    tricks: Int32 = 0
 
 
 class Declare(Event, tag="declare", kw_only=True):
@@ -139,22 +142,22 @@ class Declare(Event, tag="declare", kw_only=True):
     deal), so the replayer can check the seat held them at that moment.
     """
 
-    seat: int
+    seat: Int32
     cards: list[CardToken]
-    drawn: int | None = None
+    drawn: Int32 | None = None
 
 
 class Bid(Event, tag="bid", kw_only=True):
     """A bid in an auction (标分): the points the defenders are allowed."""
 
-    seat: int
-    points: int
+    seat: Int32
+    points: Int32
 
 
 class Pass(Event, tag="pass", kw_only=True):
     """A pass in an auction."""
 
-    seat: int
+    seat: Int32
 
 
 class TrumpChosen(Event, tag="trump", kw_only=True):
@@ -164,28 +167,28 @@ class TrumpChosen(Event, tag="trump", kw_only=True):
     """
 
     trump: TrumpSuit
-    seat: int | None = None
+    seat: Int32 | None = None
     cards: list[CardToken] | None = None
 
 
 class KittyTake(Event, tag="kitty_take", kw_only=True):
     """The declarer picks up the kitty."""
 
-    seat: int
+    seat: Int32
     cards: list[HiddenOrCard]
 
 
 class KittyBury(Event, tag="kitty_bury", kw_only=True):
     """The declarer buries a new kitty (扣底)."""
 
-    seat: int
+    seat: Int32
     cards: list[HiddenOrCard]
 
 
 class Play(Event, tag="play", kw_only=True):
     """Cards played to a trick: a lead, a follow, or the forced part of a failed throw."""
 
-    seat: int
+    seat: Int32
     cards: list[CardToken]
 
 
@@ -195,7 +198,7 @@ class ThrowFail(Event, tag="throw_fail", kw_only=True):
     The forced play follows as a ``play`` event of the same seat.
     """
 
-    seat: int
+    seat: Int32
     cards: list[CardToken]
     blockers: list[Blocker] | None = None
 
@@ -203,15 +206,15 @@ class ThrowFail(Event, tag="throw_fail", kw_only=True):
 class Surrender(Event, tag="surrender", kw_only=True):
     """The seat concedes the hand (投降) where the ruleset allows it."""
 
-    seat: int
+    seat: Int32
 
 
 class TrickEnd(Event, tag="trick", kw_only=True):
     """The source's claim of a trick's winner and the points in it (trick numbers from 1)."""
 
-    trick: int
-    winner: int
-    points: int | None = None
+    trick: Int32
+    winner: Int32
+    points: Int32 | None = None
 
 
 class Result(Event, tag="result", kw_only=True):
@@ -222,13 +225,13 @@ class Result(Event, tag="result", kw_only=True):
     a round of hands closed by this one (标分's rounds of six).
     """
 
-    defender_points: int | None = None
-    kitty_points: int | None = None
-    kitty_multiplier: int | None = None
-    level_change: list[int] | None = None
-    next_dealer: int | None = None
-    settlement: list[int] | None = None
-    round_settlement: list[int] | None = None
+    defender_points: Int32 | None = None
+    kitty_points: Int32 | None = None
+    kitty_multiplier: Int32 | None = None
+    level_change: list[Int32] | None = None
+    next_dealer: Int32 | None = None
+    settlement: list[Int32] | None = None
+    round_settlement: list[Int32] | None = None
 
 
 AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union of the classes
@@ -245,12 +248,12 @@ class Hand:
     problems found while reading them (a hand with issues is still returned)."""
 
     match: str
-    number: int
+    number: Int32
     events: list[Event]
     header: MatchStart | None = None
     issues: list = field(default_factory=list)
     source: str | None = None
-    first_line: int | None = None
+    first_line: Int32 | None = None
 
     @property
     def start(self) -> HandStart | None:

@@ -18,6 +18,7 @@ import functools
 import itertools
 import operator
 import os
+import re
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -32,7 +33,15 @@ from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
 from gamelog.gcpause import gc_paused
 from gamelog.jsonl import atomic_output, flatten
 from gamelog.model import EVENT_TYPES, FORMAT_VERSION, Event, Hand, Match
-from gamelog.reader import EventDecoder, EventRun, Item
+from gamelog.outputs import owned_directory
+from gamelog.reader import (
+    SUPPORTED_MAJOR,
+    SUPPORTED_MINOR,
+    EventDecoder,
+    EventRun,
+    Item,
+    RecordWarning,
+)
 
 _JSON_COLUMNS: set[str] = set()
 _MAP_COLUMNS: set[str] = set()
@@ -130,23 +139,27 @@ def write_dataset(
     rows_per_file: int = 1_000_000,
     rows_per_group: int = _ROWS_PER_GROUP,
 ) -> list[Path]:
-    """Write a directory of ``part-NNNNN.parquet`` files, none splitting a hand."""
+    """Write a directory of ``part-NNNNN.parquet`` files, none splitting a hand.
+
+    The set is built beside ``directory`` and replaces it whole (no part of an earlier data set
+    survives); an existing directory holding anything but an earlier data set of ours is
+    refused (:func:`gamelog.outputs.owned_directory`)."""
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    paths: list[Path] = []
+    names: list[str] = []
     batch: list[Event] = []
+    with owned_directory(directory, "Parquet data set") as build:
 
-    def flush() -> None:
-        path = directory / f"part-{len(paths):05d}.parquet"
-        write(batch, path, rows_per_group=rows_per_group)
-        paths.append(path)
-        batch.clear()
+        def flush() -> None:
+            name = f"part-{len(names):05d}.parquet"
+            write(batch, build / name, rows_per_group=rows_per_group)
+            names.append(name)
+            batch.clear()
 
-    for _ in _hand_boundaries(flatten(events), rows_per_file, batch):
-        flush()
-    if batch or not paths:
-        flush()
-    return paths
+        for _ in _hand_boundaries(flatten(events), rows_per_file, batch):
+            flush()
+        if batch or not names:
+            flush()
+    return [directory / name for name in names]
 
 
 def _hand_boundaries(events: Iterator[Event], limit: int, batch: list[Event]) -> Iterator[None]:
@@ -182,11 +195,59 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
     columns = [c for c in SCHEMA.names if c in present]
     row0 = 0
     try:
+        unknown = _unknown_cells(pf, sorted(present - set(SCHEMA.names)))
+        if isinstance(unknown, RecordError):
+            yield None, unknown
+            unknown = {}
         for checked in _checked_batches(pf, columns, batch_size):
-            yield from _batch_items(checked, row0, decoder)
+            items = _batch_items(checked, row0, decoder)
+            if unknown:
+                items = _rejecting(items, unknown)
+            yield from items
             row0 += checked.batch.num_rows
     except (OSError, pa.ArrowInvalid) as exc:
         raise GamelogIOError(f"{path}: read failed near row {row0}: {exc}") from None
+
+
+def _rejecting(items: Iterator[Item], bad: dict[int, RecordError]) -> Iterator[Item]:
+    """``items`` with the rows in ``bad`` replaced by their errors (runs taken apart)."""
+    for row, item in items:
+        if type(item) is EventRun:
+            if any(r in bad for r in range(row, row + len(item))):
+                for k, ev in enumerate(item, row):
+                    yield k, bad.pop(k, ev)
+                continue
+            yield row, item
+        else:
+            yield row, bad.pop(row, item)
+
+
+def _unknown_cells(pf: pq.ParquetFile, extra: list[str]) -> dict[int, RecordError] | RecordError:
+    """Columns this version of the format does not define are treated as unknown JSON fields
+    are: a row that sets one is rejected (an error for that row, naming the column), unless
+    the file was written by a newer minor version, whose columns are dropped with one
+    warning. Null cells are absent fields."""
+    if not extra:
+        return {}
+    meta = pf.schema_arrow.metadata or {}
+    version = meta.get(b"gamelog.version", b"").decode("ascii", "replace")
+    m = re.fullmatch(r"(\d{1,6})\.(\d{1,6})", version)
+    if m and int(m.group(1)) == SUPPORTED_MAJOR and int(m.group(2)) > SUPPORTED_MINOR:
+        return RecordWarning(f"column(s) {', '.join(map(repr, extra))} of the newer format "
+                             f"version {version} dropped")
+    bad: dict[int, RecordError] = {}
+    row0 = 0
+    for batch in pf.iter_batches(columns=extra, batch_size=65_536):
+        for name in extra:
+            column = batch.column(name)
+            if column.null_count == len(column):
+                continue
+            for row in pc.indices_nonzero(pc.is_valid(column)).to_pylist():
+                bad.setdefault(row0 + row, MalformedRecordError(
+                    f"unknown column {name!r} is set (this version of the format has no such "
+                    "field); the row is rejected", field=f"$.{name}"))
+        row0 += batch.num_rows
+    return bad
 
 
 class _Checked(NamedTuple):
@@ -426,8 +487,10 @@ def _convert_type(sub: pa.RecordBatch, tag: str, decoder: EventDecoder) -> list[
             data["type"] = tag
             rows.append(data)
         return msgspec.convert(rows, list[_KINDS[tag]])  # type: ignore[name-defined]
-    except (msgspec.MsgspecError, TypeError):
-        return [item for _, item in _rows(_materialize(sub), sub.num_rows, 0, decoder)]
+    except (msgspec.MsgspecError, TypeError, RecursionError):
+        data = _materialize(sub)
+        data["type"] = [tag] * sub.num_rows
+        return [item for _, item in _rows(data, sub.num_rows, 0, decoder)]
 
 
 def _materialize(batch: pa.RecordBatch) -> dict[str, list[Any]]:
@@ -478,6 +541,8 @@ def _rows(data: dict[str, list[Any]], n: int, row0: int, decoder: EventDecoder) 
             yield row0 + i, decoder.decode_dict(row)
         except msgspec.DecodeError as exc:
             yield row0 + i, MalformedRecordError(f"not valid JSON text ({exc})", field=f"$.{name}")
+        except RecursionError:
+            yield row0 + i, MalformedRecordError("JSON text nested too deeply", field=f"$.{name}")
         except RecordError as err:
             yield row0 + i, err
 

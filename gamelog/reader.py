@@ -8,6 +8,8 @@ and field.
 
 from __future__ import annotations
 
+import json
+import operator
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -16,7 +18,7 @@ from typing import Any
 import msgspec
 
 from gamelog.cards import suggest_token
-from gamelog.errors import MalformedRecordError, RecordError, UnsupportedVersionError
+from gamelog.errors import FileReadError, MalformedRecordError, RecordError, UnsupportedVersionError
 from gamelog.model import (
     EVENT_BY_TAG,
     EVENT_TYPES,
@@ -32,17 +34,28 @@ SUPPORTED_MAJOR = int(FORMAT_VERSION.split(".")[0])
 SUPPORTED_MINOR = int(FORMAT_VERSION.split(".")[1])
 
 
+MAX_ISSUES_PER_FILE = 1000
+"""Problems kept per file (and per hand, :data:`MAX_ISSUES_PER_HAND`); past that they are
+counted and summed up in one last problem, so a hostile file cannot exhaust memory."""
+MAX_ISSUES_PER_HAND = 100
+
+
 class RecordWarning(RecordError):
     """A problem that loses nothing a reader of this version understands (e.g. an event type
     from a newer minor version, skipped)."""
 
 
+_VERSION = re.compile(r"(\d{1,6})\.(\d{1,6})")
+
+
 def check_version(version: str) -> tuple[int, int]:
     """``(major, minor)`` of a header's version; raises if the major is not supported."""
-    m = re.fullmatch(r"(\d+)\.(\d+)", version)
+    m = _VERSION.fullmatch(version)
     if not m:
+        shown = version if len(version) <= 40 else f"{version[:37]}..."
         raise MalformedRecordError(
-            f"version {version!r} is not MAJOR.MINOR (this reader writes {FORMAT_VERSION})",
+            f"version {shown!r} is not MAJOR.MINOR, each at most 6 digits (this reader writes "
+            f"{FORMAT_VERSION})",
             field="$.version",
         )
     major, minor = int(m.group(1)), int(m.group(2))
@@ -82,6 +95,10 @@ def explain_validation(exc: msgspec.ValidationError) -> tuple[str, str | None]:
         return f"invalid value {value}", path
     if path == "$.type":
         return f"unknown event type ({message})", path
+    bound = re.match(r"Expected `(?:int|float)` ([<>]=?) (-?\d+)", message)
+    if bound:
+        what = "at most" if bound.group(1).startswith("<") else "at least"
+        return f"number out of range: {what} {bound.group(2)}", path
     wrong = re.match(r"Expected `([^`]*)`, got `([^`]*)`", message)
     if wrong:
         return f"wrong type: expected {wrong.group(1)}, got {wrong.group(2)}", path
@@ -116,7 +133,7 @@ class EventDecoder:
 
     def decode_line(self, line: bytes) -> Event:
         try:
-            return self._json.decode(line)
+            event = self._json.decode(line)
         except msgspec.ValidationError as exc:
             data = self._try_generic(line)
             if self._is_newer(data):
@@ -125,6 +142,12 @@ class EventDecoder:
             raise MalformedRecordError(message, field=path) from None
         except msgspec.DecodeError as exc:
             raise MalformedRecordError(_explain_decode(line, exc)) from None
+        except RecursionError:
+            raise MalformedRecordError("JSON nested too deeply (no event nests more than a few "
+                                       "levels)") from None
+        if not keys_add_up(line, event) and has_duplicate_keys(line):
+            raise duplicate_key_error()
+        return event
 
     def decode_dict(self, data: dict[str, Any]) -> Event:
         try:
@@ -140,7 +163,7 @@ class EventDecoder:
         if not isinstance(data, dict):
             return False
         if data.get("type") == "match" and isinstance(data.get("version"), str):
-            m = re.fullmatch(r"(\d+)\.(\d+)", data["version"])
+            m = _VERSION.fullmatch(data["version"])
             if m and int(m.group(1)) == SUPPORTED_MAJOR and int(m.group(2)) > SUPPORTED_MINOR:
                 self.newer_minor.add(data.get("match"))  # type: ignore[arg-type]
         return data.get("match") in self.newer_minor
@@ -148,7 +171,7 @@ class EventDecoder:
     def _try_generic(self, line: bytes) -> Any:
         try:
             return self._generic.decode(line)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             return None
 
     def _lenient(self, data: dict[str, Any]) -> Event:
@@ -166,6 +189,11 @@ class EventDecoder:
             raise MalformedRecordError(message, field=path) from None
 
 
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
 def _explain_decode(line: bytes, exc: msgspec.DecodeError) -> str:
     try:
         line.decode("utf-8")
@@ -173,8 +201,80 @@ def _explain_decode(line: bytes, exc: msgspec.DecodeError) -> str:
         return f"invalid UTF-8 at byte {err.start} of the line"
     text = str(exc)
     if "truncated" in text:
+        if _LONE_SURROGATE.search(line):
+            return ("a \\u escape names half of a UTF-16 surrogate pair (\\ud800-\\udfff) "
+                    "with no other half: not a character")
         return "the line ends in the middle of a JSON object (truncated)"
     return f"not valid JSON ({text.removeprefix('JSON is malformed: ')})"
+
+
+def _key_counter(kind: type[Event]) -> Any:
+    """``f(event)``: how many keys a line of this event type must have held, given the
+    fields that are not at their default (``None`` for a type with nested objects, whose
+    keys cannot be counted from the event alone)."""
+    info = msgspec.inspect.type_info(kind)
+    nested = (msgspec.inspect.DictType, msgspec.inspect.StructType)
+
+    def has_nested(t: Any) -> bool:
+        if isinstance(t, nested):
+            return True
+        if isinstance(t, msgspec.inspect.UnionType):
+            return any(has_nested(x) for x in t.types)
+        if isinstance(t, msgspec.inspect.ListType):
+            return has_nested(t.item_type)
+        return False
+
+    if any(has_nested(f.type) for f in info.fields):  # type: ignore[attr-defined]
+        return None
+    required = 1 + sum(f.required for f in info.fields)  # type: ignore[attr-defined]
+    optional = [(f.name, f.default) for f in info.fields  # type: ignore[attr-defined]
+                if not f.required]
+    if not optional:
+        return lambda ev: required
+    if len(optional) == 1:
+        name, default = optional[0]
+        getter = operator.attrgetter(name)
+        return lambda ev: required + (getter(ev) != default)
+    getters = [(operator.attrgetter(n), d) for n, d in optional]
+    return lambda ev: required + sum(g(ev) != d for g, d in getters)
+
+
+_KEYS_OF: dict[type, Any] = {kind: _key_counter(kind) for kind in EVENT_TYPES}
+_SPACED_COLON = re.compile(rb'"\s+:')
+
+
+def has_duplicate_keys(line: bytes) -> bool:
+    """Whether a JSON line has a key twice in one object (exact, slow: for lines the quick
+    count of :func:`keys_add_up` could not settle)."""
+    found = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal found
+        out = dict(items)
+        found = found or len(out) != len(items)
+        return out
+
+    try:
+        json.loads(line, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return False
+    return found
+
+
+def keys_add_up(line: bytes, ev: Event) -> bool:
+    """The quick check that a decoded line held no key twice (JSON lets a parser keep the last
+    of two, silently): the line has exactly as many ``":`` as the event has keys, and no
+    whitespace before a colon. ``False`` means "not sure": check with
+    :func:`has_duplicate_keys`."""
+    count = _KEYS_OF[type(ev)]
+    return (count is not None and line.count(b'":') == count(ev)
+            and b'" ' not in line and b'"\t' not in line and b'"\r' not in line)
+
+
+def duplicate_key_error() -> MalformedRecordError:
+    return MalformedRecordError(
+        "a key appears twice in one JSON object; which value counts is not defined, so the "
+        "line is rejected")
 
 
 Item = tuple[int, "Event | RecordError"]
@@ -221,6 +321,39 @@ class HeaderStore:
         return len(self._live) + len(self._archived)
 
 
+def duplicate_message(match: str, hands: int, first: str) -> str:
+    """The warning for hands read before from another file."""
+    return (f"{hands} hand(s) of match {match!r} from here on were already read from {first}: "
+            "the same hands twice, counted once (these copies skipped)")
+
+
+class HandsSeen:
+    """Which hands of which matches have been read, and from which file, in little memory
+    (per match, runs of consecutive hand numbers): so that the same hand read twice (the same
+    records in two files) is counted once."""
+
+    def __init__(self) -> None:
+        self._runs: dict[str, tuple[str, list[list[int]]]] = {}
+
+    def first_source(self, match: str, hand: int, source: str) -> str | None:
+        """Note ``hand`` of ``match`` as read from ``source``; if it was read before from
+        another file, return that file (and note nothing)."""
+        entry = self._runs.get(match)
+        if entry is None:
+            self._runs[match] = (source, [[hand, hand]])
+            return None
+        first, runs = entry
+        for run in runs:
+            if run[0] <= hand <= run[1]:
+                return first if first != source else None
+        last = runs[-1]
+        if hand == last[1] + 1:
+            last[1] = hand
+        else:
+            runs.append([hand, hand])
+        return None
+
+
 class EventRun(list):  # type: ignore[type-arg]
     """Events of one hand that a reader has already checked (vectorised) to be plain events
     (neither a header nor a hand start) of one match and hand with consecutive sequence
@@ -240,7 +373,14 @@ class HandAssembler:
     """
 
     def __init__(self, source: str, place_kind: str, *, strict: bool, decoder: EventDecoder,
-                 headers: HeaderStore | dict[str, MatchStart] | None = None) -> None:
+                 headers: HeaderStore | dict[str, MatchStart] | None = None,
+                 seen: HandsSeen | None = None) -> None:
+        self.seen = seen
+        self._headerless: set[str] = set()  # matches whose missing header was reported
+        self._untold = 0  # problems past MAX_ISSUES_PER_FILE, counted only
+        self._untold_errors = 0
+        self._duplicates: dict[str, list[Any]] = {}  # match -> [first place, hands, other file]
+        self._skipping: tuple[str, int] | None = None  # a hand read before from another file
         self.source = source
         self.place_kind = place_kind
         self.strict = strict
@@ -255,7 +395,16 @@ class HandAssembler:
 
     # -- problems -----------------------------------------------------------------------------
 
-    def _locate(self, err: RecordError, place: int) -> RecordError:
+    def file_problem(self, exc: Exception) -> None:
+        """A problem with the whole file (it cannot be opened or read on)."""
+        err = exc if isinstance(exc, RecordError) else FileReadError(str(exc))
+        if self.strict:
+            raise err
+        self.issues.append(err)
+
+    def _locate(self, err: RecordError, place: int | None) -> RecordError:
+        if isinstance(err, FileReadError):  # its message names the file and place already
+            return err
         err.source = self.source
         if self.place_kind == "line":
             err.line = place
@@ -264,13 +413,21 @@ class HandAssembler:
         err.args = (str(err),)
         return err
 
-    def _problem(self, err: RecordError, place: int, hand: Hand | None) -> None:
+    def _problem(self, err: RecordError, place: int | None, hand: Hand | None) -> None:
         err = self._locate(err, place)
         if self.strict and not isinstance(err, RecordWarning):
             raise err
-        self.issues.append(err)
+        if len(self.issues) >= MAX_ISSUES_PER_FILE:  # a hostile file: count, do not keep
+            self._untold += 1
+            self._untold_errors += not isinstance(err, RecordWarning)
+        else:
+            self.issues.append(err)
         if hand is not None:
-            hand.issues.append(err)
+            if len(hand.issues) < MAX_ISSUES_PER_HAND:
+                hand.issues.append(err)
+            elif not isinstance(err, RecordWarning) and not any(
+                    not isinstance(i, RecordWarning) for i in hand.issues):
+                hand.issues[-1] = err  # keep the hand marked bad
 
     # -- grouping -----------------------------------------------------------------------------
 
@@ -282,6 +439,16 @@ class HandAssembler:
         if self._current is not None:
             last, self._current = self._current, None
             yield last
+        for match, (place, count, first) in self._duplicates.items():
+            self._problem(RecordWarning(duplicate_message(match, count, first), field="$.hand"),
+                          place, None)
+        self._duplicates.clear()
+        if self._untold:
+            kind = MalformedRecordError if self._untold_errors else RecordWarning
+            self.issues.append(kind(
+                f"and {self._untold:,} more problem(s) in this file, not listed (only the first "
+                f"{MAX_ISSUES_PER_FILE:,} are)", source=self.source))
+            self._untold = self._untold_errors = 0
 
     def _feed(self, items: Iterable[Item | tuple[int, EventRun]], with_headers: bool
               ) -> Iterator[Hand | MatchStart]:
@@ -308,7 +475,7 @@ class HandAssembler:
                 continue
             if isinstance(item, RecordError):
                 self._problem(item, place, self._current)
-                self._bad_run += not isinstance(item, RecordWarning)
+                self._bad_run += 1  # a line skipped, with an error or a warning, explains a gap
                 continue
             if isinstance(item, MatchStart):
                 if self._current is not None:
@@ -325,9 +492,21 @@ class HandAssembler:
     def _add(self, place: int, ev: Event) -> Hand | None:
         if ev.match in self.decoder.unsupported:
             return None
+        if self._skipping is not None:
+            if self._skipping == (ev.match, ev.hand):
+                return None
+            self._skipping = None
         cur = self._current
         finished = None
         if cur is None or cur.match != ev.match or cur.number != ev.hand:
+            if self.seen is not None:
+                first = self.seen.first_source(ev.match, ev.hand, self.source)
+                if first is not None:
+                    self._skipping = (ev.match, ev.hand)
+                    dup = self._duplicates.setdefault(ev.match, [place, 0, first])
+                    dup[1] += 1
+                    self._current = None
+                    return cur
             finished = cur
             cur = self._start_hand(place, ev)
         self._sequence(place, ev, cur)
@@ -363,9 +542,14 @@ class HandAssembler:
         self._current = hand
         self._next_seq = 0
         if header is None:
-            self._problem(MalformedRecordError(
+            err = MalformedRecordError(
                 f"no header line for match {ev.match!r} before its hand {ev.hand}",
-                field="$.match"), place, hand)
+                field="$.match")
+            if ev.match in self._headerless:  # said once per match; each hand still marked
+                hand.issues.append(self._locate(err, place))
+            else:
+                self._headerless.add(ev.match)
+                self._problem(err, place, hand)
         if ev.hand < 1:
             self._problem(MalformedRecordError(
                 f"hand numbers start at 1 (0 is the match header), got {ev.hand}",

@@ -34,6 +34,11 @@ from replay.rulesets import Ruleset, RulesetError, all_rulesets, get_ruleset
 from replay.violations import Notice, Violation
 
 
+class RulesetProblem(RecordError):
+    """A match whose header names an unknown ruleset, or options it does not accept: none of
+    its hands can be replayed. Reported once per match by the command line."""
+
+
 def ruleset_for(header: MatchStart | None, name: str | None = None,
                 overrides: dict[str, Any] | None = None) -> Ruleset:
     """The ruleset a match header names, with its options (``name`` / ``overrides`` win)."""
@@ -53,14 +58,19 @@ _OPEN_MATCHES = 4096
 
 
 def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
-                   options: dict[str, Any] | None = None, strict: bool = False
+                   options: dict[str, Any] | None = None, strict: bool = False,
+                   contexts: OrderedDict[tuple[str | None, str], MatchContext] | None = None
                    ) -> Iterator[HandReport]:
-    """Replay hands in order, carrying levels and the next dealer from hand to hand."""
+    """Replay hands in order, carrying levels and the next dealer from hand to hand.
+
+    ``contexts`` (by ``(source, match)``) lets a caller start a match from a known context
+    (a part of a match validated in another process) and read each match's context after."""
     # Each match's context, the most recently used last; bounded, so that memory stays flat
     # however many matches a file holds. A match first met after its first hand (a partial
     # file, or hands more than that many matches apart) has no known previous result: its
     # dealer and levels are then not checked, rather than checked against the match start.
-    contexts: OrderedDict[tuple[str | None, str], MatchContext] = OrderedDict()
+    if contexts is None:
+        contexts = OrderedDict()
     configured: tuple[MatchStart | None, Ruleset] | None = None  # the last header's ruleset
     for hand in hands:
         key = (hand.source, hand.match)  # the same match in two files is two replays
@@ -80,8 +90,10 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
                 configured = (hand.header, rules)
         except RulesetError as exc:
             named = ruleset or (hand.header.ruleset if hand.header else "?")
+            problem = RulesetProblem(f"match {hand.match!r} cannot be replayed: {exc}",
+                                     source=hand.source, field="$.ruleset")
             report = HandReport(hand.match, hand.number, named,
-                                record_issues=[*hand.issues, exc])
+                                record_issues=[*hand.issues, problem], record=hand)
             yield report
             continue
         with gc_paused():  # a hand makes thousands of short-lived objects, no lasting cycles
@@ -132,7 +144,8 @@ def validate(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *
 
 
 __all__ = [
-    "HandReplay", "HandReport", "MatchContext", "Notice", "Ruleset", "RulesetError", "Trick",
+    "HandReplay", "HandReport", "MatchContext", "Notice", "Ruleset", "RulesetError",
+    "RulesetProblem", "Trick",
     "Violation", "all_rulesets", "get_ruleset", "replay_hand", "ruleset_for", "steps", "validate",
     "validate_hands",
 ]

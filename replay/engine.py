@@ -31,6 +31,7 @@ from gamelog.model import (
     TrickEnd,
     TrumpChosen,
 )
+from gamelog.reader import RecordWarning
 from replay.order import TRUMP, CardOrder
 from replay.results import HandReport, MatchContext
 from replay.rulesets.base import Declaration, Outcome, Ruleset
@@ -166,6 +167,9 @@ class HandReplay:
         self.outcome: Outcome | None = None
         self.finished = False
         self.undetermined = False
+        self.gaps = any(not isinstance(i, RecordWarning) for i in hand.issues)
+        """Lines of this hand could not be read: a play out of turn then stops the replay."""
+        self.stopped = False
         self.seq: int | None = None
         self.points_table = ruleset.points_table()
         self.left = [0] * n  # cards in each seat's hand, known or hidden
@@ -214,6 +218,8 @@ class HandReplay:
     # -- events ---------------------------------------------------------------------------------
 
     def apply(self, ev: Event) -> None:
+        if self.stopped:
+            return
         self.seq = ev.seq
         kind = type(ev)
         if kind is Play and not self.finished:  # the hot path: most events are plays
@@ -362,7 +368,13 @@ class HandReplay:
             self.violation("declare.not-a-step", f"seat {ev.seat} shows {show(cards)}: {decl}.",
                            seat=ev.seat, cards=cards)
             return
-        if self.drawn is not None and ev.seat < len(self.drawn):
+        dealt = sum(map(len, self.drawn)) if self.drawn is not None else 0
+        if self.drawn is not None and ev.drawn is not None and not 0 <= ev.drawn <= dealt:
+            self.violation("declare.cards-not-held",
+                           f"seat {ev.seat} declares with {show(cards)} after {ev.drawn} cards "
+                           f"had been dealt, but the deal has {dealt} cards in all.",
+                           seat=ev.seat, cards=cards)
+        elif self.drawn is not None and 0 <= ev.seat < len(self.drawn):
             held_then = self._held_at(ev.seat, ev.drawn)
             if held_then is not None:
                 need = counts_of(cards)
@@ -408,7 +420,8 @@ class HandReplay:
         assert self.drawn is not None
         cards = self.drawn[seat]
         if drawn is not None:
-            k = sum(1 for i in range(drawn) if (self.first_draw + i) % self.players == seat)
+            offset = (seat - self.first_draw) % self.players  # the seat's first card
+            k = 0 if drawn <= offset else (drawn - offset - 1) // self.players + 1
             cards = cards[:k]
         if any(t == UNKNOWN for t in cards):
             return None
@@ -752,6 +765,12 @@ class HandReplay:
         else:
             expected = (trick.plays[-1].seat + 1) % self.players
         if expected is not None and seat != expected:
+            if self.gaps:  # a play line was lost: everything after it would be out of step
+                self.log.notice(f"seat {seat} plays when it is seat {expected}'s turn, after a "
+                                "line of this hand that could not be read (see its record "
+                                "problems); the rest of the hand is not checked", self.seq)
+                self.stopped = self.undetermined = True
+                return
             what = "lead" if leading else "play"
             self.violation("play.out-of-turn",
                            f"seat {seat} plays, but it is seat {expected}'s turn to {what}.",

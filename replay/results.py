@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gamelog.model import Hand
+from gamelog.reader import RecordWarning
 from replay.rulesets.base import Outcome
 from replay.violations import Notice, Violation
 
@@ -44,7 +45,10 @@ class HandReport:
 
     @property
     def ok(self) -> bool:
-        return not self.violations and not self.record_issues
+        """No violation and no record error (a warning, e.g. an event of a newer minor
+        version skipped, is not a problem)."""
+        return not self.violations and not any(
+            not isinstance(i, RecordWarning) for i in self.record_issues)
 
 
 @dataclass

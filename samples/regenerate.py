@@ -45,7 +45,10 @@ def matches(root: Path) -> None:
         events = list(simulate(rules, matches=1, seed=seed, prefix=stem))
         files.dump(events, out / f"{stem}.jsonl")
         files.dump(events, out / f"{stem}.parquet")
-        injected, labels = inject_violations(events, rate=0.5, seed=seed, rules=rules)
+        # The injected copy is the same match under its own id, so that reading both files
+        # together counts every hand (the same id twice would be the same hands twice).
+        twin = list(simulate(rules, matches=1, seed=seed, prefix=f"{stem}-injected"))
+        injected, labels = inject_violations(twin, rate=0.5, seed=seed, rules=rules)
         files.dump(injected, out / f"{stem}-injected.jsonl")
         files.jsonl.write_objects(labels, out / f"{stem}-injected.labels.jsonl")
         print(f"samples/matches/{stem}: {len(events)} events, {len(labels)} labels")

@@ -20,9 +20,11 @@ import msgspec
 import gamelog
 from gamelog import files
 from gamelog.cards import Card, cards_from_tokens, format_cards, sort_key_by_suit
-from gamelog.errors import GamelogError, RecordError
+from gamelog.errors import FileReadError, GamelogError, GamelogIOError, RecordError
 from gamelog.model import Deal, Event, Hand, MatchStart, Setup
-from gamelog.reader import RecordWarning
+from gamelog.outputs import refuse_inputs
+from gamelog.reader import HandsSeen, RecordWarning, duplicate_message
+from gamelog.safetext import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -31,7 +33,7 @@ EXIT_OK, EXIT_VIOLATIONS, EXIT_INPUT = 0, 1, 2
 
 
 def _fail(message: str) -> None:
-    click.echo(f"shengji: {message}", err=True)
+    click.echo(f"shengji: {visible(message)}", err=True)
     sys.exit(EXIT_INPUT)
 
 
@@ -77,7 +79,7 @@ def report_issues(issues: Iterable[RecordError], quiet: bool = False) -> int:
         kind = _issue_kind(issue)
         errors += kind == "error"
         if not quiet:
-            click.echo(f"{kind}: {issue}", err=True)
+            click.echo(f"{kind}: {visible(str(issue))}", err=True)
     return errors
 
 
@@ -128,6 +130,12 @@ def convert(source: Path, target: Path, to_format: str | None, strict: bool) -> 
             fmt = to_format or ("parquet" if files.record_format(source) == "jsonl" else "jsonl")
             target = target / f"{source.name.split('.')[0]}.{fmt}"
         jobs.append((source, target))
+    inputs = {os.path.realpath(src) for src, _ in jobs}
+    for _, dst in jobs:  # refuse before anything is written
+        if os.path.realpath(dst) in inputs:
+            raise GamelogIOError(f"{dst}: is also an input; converting would overwrite it "
+                                 "(choose another target)")
+        refuse_inputs(dst, [src for src, _ in jobs])
     issues: list[RecordError] = []
     for src, dst in jobs:
         found: list[RecordError] = []
@@ -189,20 +197,21 @@ def show(paths: tuple[Path, ...], hand_number: int | None, match_id: str | None,
 
 
 def _header_text(h: MatchStart) -> str:
-    lines = [f"Match {h.match}  ruleset {h.ruleset}  {h.players} players  {h.decks} deck(s)"
-             f"  format {h.version}"]
+    lines = [f"Match {visible(h.match)}  ruleset {visible(h.ruleset)}  {h.players} players  "
+             f"{h.decks} deck(s)  format {visible(h.version)}"]
     if h.options:
-        lines.append("  options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in h.options.items()))
+        lines.append("  options: " + ", ".join(f"{visible(k)}={visible(json.dumps(v))}"
+                                               for k, v in h.options.items()))
     for s in h.seats:
         who = " ".join(x for x in (s.name, f"[{s.player}]" if s.player else None) if x)
         team = f" team {s.team}" if s.team is not None else ""
-        lines.append(f"  seat {s.seat}: {who or '-'}{team}")
+        lines.append(f"  seat {s.seat}: {visible(who) or '-'}{team}")
     if h.levels:
         lines.append("  starting levels: " + " / ".join(h.levels))
     if h.source:
-        lines.append(f"  source: {h.source}")
+        lines.append(f"  source: {visible(h.source)}")
     for k, v in h.tags.items():
-        lines.append(f"  {k}: {v}")
+        lines.append(f"  {visible(k)}: {visible(v)}")
     return "\n".join(lines)
 
 
@@ -218,7 +227,7 @@ def _cards(tokens: list[str], style: str) -> str:
 
 def _hand_text(hand: Hand, style: str) -> str:
     start = hand.start
-    lines = [f"\nHand {hand.number} of match {hand.match}"]
+    lines = [f"\nHand {hand.number} of match {visible(hand.match)}"]
     if start is not None:
         bits = [f"{k} {v}" for k, v in (("dealer", start.dealer), ("declarer", start.declarer),
                 ("level", start.level), ("first draw", start.first_draw)) if v is not None]
@@ -234,7 +243,7 @@ def _hand_text(hand: Hand, style: str) -> str:
     for ev in hand.events:
         lines.append(f"    {ev.seq:>3} {_event_text(ev, style)}")
     for issue in hand.issues:
-        lines.append(f"  ! {issue}")
+        lines.append(f"  ! {visible(issue)}")
     return "\n".join(lines)
 
 
@@ -254,9 +263,9 @@ def _event_text(ev: Event, style: str) -> str:
     data.pop("holdings", None)
     data.pop("kitty", None)
     for key, value in data.items():
-        parts.append(f"{key}={json.dumps(value, ensure_ascii=False)}")
+        parts.append(f"{key}={visible(json.dumps(value, ensure_ascii=False))}")
     if note:
-        parts.append(f"  # {note}")
+        parts.append(f"  # {visible(note)}")
     return " ".join(parts)
 
 
@@ -291,59 +300,100 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--strict", is_flag=True,
               help="Stop at the first violation or bad line (exit 1 or 2).")
 @click.option("-q", "--quiet", is_flag=True, help="Text format: print only hands with violations.")
-@click.option("-j", "--jobs", type=int, default=1, show_default=True,
-              help="Worker processes (0: one per core). Output order stays the file's.")
+@click.option("--allow-incomplete", is_flag=True,
+              help="A hand whose record stops before its end is not a failure (exit 0 when "
+                   "nothing else is wrong); by default it gives exit 1.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes (0: one per core; at most the cores). Output order stays "
+                   "the file's.")
 @handle_errors
 def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
-             option_values: tuple[str, ...], strict: bool, quiet: bool, jobs: int) -> None:
+             option_values: tuple[str, ...], strict: bool, quiet: bool, allow_incomplete: bool,
+             jobs: int) -> None:
     """Check that every recorded hand was played by the rules.
 
     Replays each hand against its ruleset and reports every violation with its place, the
     rule it breaks and why; bad lines are reported and skipped. Exit 0 when every hand is
-    clean, 1 when violations were found, 2 on usage or input errors.
+    clean, 1 when violations were found (or a hand stops before its end, unless
+    --allow-incomplete), 2 on usage or input errors.
     """
     from replay.report import totals_text
 
     options = _parse_options(option_values)
     issues: list[RecordError] = []
     hands = files.read_hands(list(paths), strict=strict, issues=issues)
-    counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
+    counts = _new_counts()
+    cores = os.cpu_count() or 1
+    jobs = cores if jobs == 0 else min(jobs, cores)
+    found: list[tuple[str, str]] = []  # (kind, message) of every record problem
     if jobs > 1 and not strict:
         inputs = files.record_files(list(paths))
         if inputs and all(files.record_format(f) == "jsonl" for f in inputs):
-            results = _validate_lines_parallel(inputs, jobs, ruleset, options, fmt, quiet)
+            results = _validate_lines_parallel(inputs, jobs, ruleset, options, fmt, quiet,
+                                               issues)
         else:  # the parent reads (Parquet), the workers replay
             results = _validate_parallel(hands, jobs, ruleset, options, fmt, quiet)
-        found: list[tuple[str, str]] = []  # (kind, message) of every record problem
-        for lines, batch_counts, batch_found in results:
-            for line in lines:
-                click.echo(line)
-            for key, value in batch_counts.items():
-                counts[key] += value
-            found.extend(batch_found)
-        found += [(_issue_kind(issue), str(issue)) for issue in issues]
-        for kind, message in found:
-            click.echo(f"{kind}: {message}", err=True)
-        errors = sum(kind == "error" for kind, _ in found)
+        with _terminate_on_sigterm():
+            for lines, batch_counts, batch_found in results:
+                for line in lines:
+                    click.echo(line)
+                for key, value in batch_counts.items():
+                    counts[key] += value
+                found.extend(batch_found)
     else:
         import replay
 
         for report in replay.validate_hands(hands, ruleset=ruleset, options=options,
                                             strict=strict):
-            line = _tally(report, counts, fmt, quiet)
+            line = _tally(report, counts, fmt, quiet, found)
             if line is not None:
                 click.echo(line)
             if strict and (report.violations or report.record_issues):
                 break
-        errors = report_issues(issues)
+    found += [(_issue_kind(issue), str(issue)) for issue in issues]
+    found = _unique(found)
+    for kind, message in found:
+        click.echo(f"{kind}: {visible(message)}", err=True)
+    errors = sum(kind == "error" for kind, _ in found)
     if fmt == "text":
         click.echo(totals_text(counts, errors))
     if errors or counts["bad"]:
         sys.exit(EXIT_INPUT)
-    if counts["violations"]:
+    if counts["violations"] or (counts["incomplete"] and not allow_incomplete):
         sys.exit(EXIT_VIOLATIONS)
+
+
+def _new_counts() -> dict[str, int]:
+    return {"hands": 0, "clean": 0, "incomplete": 0, "violations": 0, "bad": 0}
+
+
+def _unique(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Problems in order, each once (a match's bad header is met by each of its hands)."""
+    return list(dict.fromkeys(found))
+
+
+class _terminate_on_sigterm:
+    """SIGTERM ends the run as Ctrl-C does: the worker pool is shut down (its processes ended)
+    on the way out, none left running."""
+
+    def __enter__(self) -> None:
+        import signal
+
+        self._previous = signal.getsignal(signal.SIGTERM)
+
+        def stop(_signum: int, _frame: Any) -> None:
+            raise KeyboardInterrupt
+
+        try:
+            signal.signal(signal.SIGTERM, stop)
+        except ValueError:  # not the main thread (tests calling the command in a thread)
+            self._previous = None
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
 
 
 @cli.command()
@@ -423,8 +473,16 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
     the defenders' points against the level thresholds. Works offline; every string escaped.
     """
     from analyze.metrics import collect
-    from analyze.report import render
+    from analyze.report import is_directory_output, render
+    from gamelog.outputs import check_replaceable, check_report_file
 
+    if max_hands is not None and max_hands < 0:
+        raise click.BadParameter("must be 0 or more", param_hint="--max-hands")
+    refuse_inputs(output, paths)
+    if is_directory_output(output):  # refuse before the work, not after it
+        check_replaceable(Path(os.path.abspath(output)), "report")
+    else:
+        check_report_file(Path(output))
     issues: list[RecordError] = []
     collector = collect(list(paths), anonymize=anonymize, keep_reports=True, issues=issues,
                         ruleset=ruleset, with_plays=False)
@@ -452,7 +510,10 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, anonymize: bool,
     """
     from analyze.export import export_tables
     from analyze.metrics import collect
+    from gamelog.outputs import check_replaceable
 
+    refuse_inputs(output, paths)
+    check_replaceable(Path(os.path.abspath(output)), "export")  # before the work, not after
     issues: list[RecordError] = []
     collector = collect(list(paths), anonymize=anonymize, issues=issues, ruleset=ruleset)
     for path, rows in export_tables(collector, output, csv=as_csv):
@@ -476,41 +537,50 @@ def rules() -> None:
                        f"{opt.help}")
 
 
-def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool) -> str | None:
-    """Count a hand's report and render it (``None`` when quiet and clean)."""
+def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool,
+           found: list[tuple[str, str]]) -> str | None:
+    """Count a hand's report and render it (``None`` when quiet and clean); a match that
+    cannot be replayed (bad ruleset settings) goes to ``found``."""
+    from replay import RulesetProblem
     from replay.report import hand_json, hand_text
 
     counts["hands"] += 1
     counts["violations"] += len(report.violations)
-    counts["bad"] += bool(report.record_issues)
-    counts["clean"] += report.ok
+    errors = [i for i in report.record_issues if not isinstance(i, RecordWarning)]
+    counts["bad"] += bool(errors)
+    for issue in errors:
+        if isinstance(issue, RulesetProblem):
+            found.append(("error", str(issue)))
+    clean = not report.violations and not errors
+    counts["clean"] += clean and report.complete
+    counts["incomplete"] += clean and not report.complete
     if fmt == "json":
         return hand_json(report)
-    if quiet and report.ok:
+    if quiet and clean and report.complete:
         return None
     return hand_text(report)
 
 
 def _validated(hands: Iterable[Hand], ruleset: str | None, options: dict[str, Any], fmt: str,
-               quiet: bool) -> tuple[list[str], dict[str, int]]:
-    """Replay hands in a worker: (output lines, counts)."""
+               quiet: bool) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
+    """Replay hands in a worker: (output lines, counts, problems of unplayable matches)."""
     import replay
 
     lines: list[str] = []
-    counts = {"hands": 0, "clean": 0, "violations": 0, "bad": 0}
+    counts = _new_counts()
+    found: list[tuple[str, str]] = []
     for report in replay.validate_hands(hands, ruleset=ruleset, options=options):
-        line = _tally(report, counts, fmt, quiet)
+        line = _tally(report, counts, fmt, quiet, found)
         if line is not None:
             lines.append(line)
-    return lines, counts
+    return lines, counts, _unique(found)
 
 
 def _validate_batch(packed: bytes, ruleset: str | None, options: dict[str, Any], fmt: str,
                     quiet: bool) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
     """Validate a batch of whole matches in a worker: (output lines, counts, no record
     problems: the parent read the hands and reports those)."""
-    lines, counts = _validated(files.unpack_hands(packed), ruleset, options, fmt, quiet)
-    return lines, counts, []
+    return _validated(files.unpack_hands(packed), ruleset, options, fmt, quiet)
 
 
 def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
@@ -533,93 +603,210 @@ def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
                      ((packed, ruleset, options, fmt, quiet) for packed in batches()))
 
 
-def _in_order(jobs: int, work: Callable[..., T], tasks: Iterable[tuple[Any, ...]]) -> Iterator[T]:
+def _in_order(jobs: int, work: Callable[..., T], tasks: Iterable[tuple[Any, ...]], *,
+              keep_tasks: bool = False) -> Iterator[Any]:
     """``work(*task)`` for every task in ``jobs`` processes, results in the tasks' order, at
-    most two tasks a process in flight (so memory stays flat)."""
+    most two tasks a process in flight (so memory stays flat); with ``keep_tasks``, each result
+    comes as ``(task, result)``."""
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    def done(entry: tuple[tuple[Any, ...], Any]) -> Any:
+        task, future = entry
+        return (task, future.result()) if keep_tasks else future.result()
+
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
         pending: deque = deque()
         for task in tasks:
-            pending.append(pool.submit(work, *task))
+            pending.append((task, pool.submit(work, *task)))
             if len(pending) >= 2 * jobs:
-                yield pending.popleft().result()
+                yield done(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield done(pending.popleft())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
+    else:
+        pool.shutdown()
 
 
 class _LineKey(msgspec.Struct):
-    """What the parent needs of a JSON line to cut a file into whole matches."""
+    """What the parent needs of a JSON line to cut a file into batches at hand boundaries."""
 
     match: str | None = None
     type: str | None = None
+    hand: int | None = None
 
 
-def _validate_lines(source: str, lines: list[tuple[int, bytes]], repeated: set[int],
-                    ruleset: str | None, options: dict[str, Any], fmt: str, quiet: bool
-                    ) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
-    """A worker: read raw JSON lines (with their line numbers) and validate their hands.
-    ``repeated`` are header lines sent again from earlier in the file: read, not reported."""
+_Lines = list[tuple[int, bytes]]
+_Context = tuple[tuple[str | None, str], Any]  # ((source, match), MatchContext)
+
+
+def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
+                    options: dict[str, Any], fmt: str, quiet: bool,
+                    start: _Context | None = None
+                    ) -> tuple[list[str], dict[str, int], list[tuple[str, str]],
+                               _Context | None, _Context | None]:
+    """A worker: read raw JSON lines (with their line numbers) and validate the hands from
+    line ``first`` on. Lines before ``first`` are context sent again from earlier in the file
+    (header lines, and the last hands of a match that this batch continues): read and
+    replayed, not reported. With ``start``, the batch's first hand starts from that context.
+    Returns the output lines, counts and problems, then the context the batch's first hand
+    started from (when the lines before ``first`` held hands of its match) and the context of
+    its last match at the end."""
+    import copy
+    from collections import OrderedDict
+
     from gamelog.jsonl import items_of_lines
     from gamelog.reader import EventDecoder, HandAssembler
+    from replay import validate_hands
 
     decoder = EventDecoder()
     assembler = HandAssembler(source, "line", strict=False, decoder=decoder)
-    out, counts = _validated(assembler.feed(items_of_lines(lines, decoder)), ruleset, options,
-                             fmt, quiet)
-    found = [(_issue_kind(i), str(i)) for i in assembler.issues if i.line not in repeated]
-    return out, counts, found
+    contexts: OrderedDict = OrderedDict()
+    at_start: list[_Context] = []
 
+    def hands() -> Iterator[Hand]:
+        reporting = False
+        for hand in assembler.feed(items_of_lines(lines, decoder)):
+            if not reporting and (hand.first_line or 0) >= first:
+                reporting = True
+                key = (hand.source, hand.match)
+                if start is not None and start[0] == key:
+                    contexts[key] = copy.deepcopy(start[1])
+                if key in contexts:
+                    at_start.append((key, copy.deepcopy(contexts[key])))
+            yield hand
 
-def _with_headers(source: str, batch: list[tuple[int, bytes]], matches: set[str],
-                  headers: dict[str, tuple[int, bytes]]
-                  ) -> tuple[str, list[tuple[int, bytes]], set[int]]:
-    """A batch of lines, preceded by the header lines of its matches that came before it."""
-    first = batch[0][0]
-    earlier = sorted(headers[m] for m in matches if m in headers and headers[m][0] < first)
-    return source, [*earlier, *batch], {n for n, _ in earlier}
+    out: list[str] = []
+    counts = _new_counts()
+    found: list[tuple[str, str]] = []
+    last_key = None
+    for report in validate_hands(hands(), ruleset=ruleset, options=options, contexts=contexts):
+        hand = report.record
+        if hand is None or (hand.first_line or 0) < first:
+            continue  # context only
+        last_key = (hand.source, report.match)
+        line = _tally(report, counts, fmt, quiet, found)
+        if line is not None:
+            out.append(line)
+    found += [(_issue_kind(i), str(i)) for i in assembler.issues
+              if i.line is None or i.line >= first]
+    end = (last_key, copy.deepcopy(contexts[last_key])) if last_key in contexts else None
+    return out, counts, _unique(found), (at_start[0] if at_start else None), end
 
 
 def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                              options: dict[str, Any], fmt: str, quiet: bool,
-                             batch_lines: int = 20_000
+                             issues: list[RecordError], batch_lines: int = 20_000,
+                             warm_hands: int = 8
                              ) -> Iterator[tuple[list[str], dict[str, int], list[tuple[str, str]]]]:
-    """JSON Lines in whole matches to ``jobs`` processes as raw lines: the parent only reads
-    each line's match id (and whether it is a header), so that decoding, too, runs in the
-    workers. Each batch also carries the header lines of its matches that came earlier.
-    Results come back in file order."""
-    key_of = msgspec.json.Decoder(_LineKey).decode
+    """JSON Lines in batches to ``jobs`` processes as raw lines: the parent only reads each
+    line's match id, hand number and type, so that decoding, too, runs in the workers.
 
-    def batches() -> Iterator[tuple[str, list[tuple[int, bytes]], set[int]]]:
+    Batches end at hand boundaries, inside a match too, so memory stays flat however long a
+    match is. A hand depends on the hands before it (levels, dealer), so a batch that
+    continues a match carries that match's header and its last ``warm_hands`` hands, which the
+    worker replays unreported; the parent then checks that the context the batch started from
+    equals the one the previous batch ended with, and replays the batch again from the right
+    context when it does not (rare: only when a hand records neither levels nor dealer for
+    more than that many hands). Results are identical to one process, in file order. A file
+    that cannot be read to its end is reported in ``issues``; its lines up to there count."""
+    from collections import deque
+
+    key_of = msgspec.json.Decoder(_LineKey).decode
+    seen = HandsSeen()
+
+    def batches() -> Iterator[tuple[str, _Lines, int]]:
         for file in files.record_files(paths):
             source = str(file)
             headers: dict[str, tuple[int, bytes]] = {}
-            batch: list[tuple[int, bytes]] = []
+            batch: _Lines = []  # the warm-up lines, then the lines to report
+            first = 0  # the line number of the first line to report
             matches: set[str] = set()
-            last: str | None = None
+            recent: deque[_Lines] = deque(maxlen=warm_hands)  # the last hands of this match
+            current: tuple[str, int] | None = None
+            skipping: tuple[str, int] | None = None
+            dups: dict[str, list[Any]] = {}
+            try:
+                stream = files.jsonl.open_binary(file)
+            except GamelogError as exc:
+                issues.append(FileReadError(str(exc)))
+                continue
+            try:
+                with stream:
+                    for number, line in files.jsonl.numbered_lines(stream, source):
+                        try:
+                            key = key_of(line)
+                        except (msgspec.MsgspecError, RecursionError):
+                            key = _LineKey()  # a bad line: its batch's worker reports it
+                        hand = ((key.match, key.hand) if key.match is not None
+                                and key.hand is not None and key.type != "match" else None)
+                        if hand is not None and hand == skipping:
+                            continue
+                        if hand is not None and hand != current:
+                            earlier = seen.first_source(hand[0], hand[1], source)
+                            if earlier is not None:  # the same hand in an earlier file
+                                skipping = hand
+                                dups.setdefault(hand[0], [number, 0, earlier])[1] += 1
+                                continue
+                            skipping = None
+                            continuing = current is not None and hand[0] == current[0]
+                            if len(batch) >= batch_lines and first:
+                                yield _batch(source, batch, first, headers, matches)
+                                batch = [x for h in recent for x in h] if continuing else []
+                                matches = {hand[0]}
+                                first = 0
+                            if not continuing:
+                                recent.clear()
+                            current = hand
+                            recent.append([])
+                        if key.match is not None:
+                            matches.add(key.match)
+                            if key.type == "match" and key.match not in headers:
+                                headers[key.match] = (number, line)
+                        if not first:
+                            first = number
+                        batch.append((number, line))
+                        if hand is not None and recent:
+                            recent[-1].append((number, line))
+            except GamelogError as exc:
+                issues.append(FileReadError(str(exc)))
+            if first:
+                yield _batch(source, batch, first, headers, matches)
+            issues.extend(RecordWarning(duplicate_message(m, n, earlier), source=source,
+                                        line=line_no, field="$.hand")
+                          for m, (line_no, n, earlier) in dups.items())
 
-            with files.jsonl.open_binary(file) as stream:
-                for number, line in files.jsonl.numbered_lines(stream, source):
-                    try:
-                        key = key_of(line)
-                    except msgspec.MsgspecError:
-                        key = _LineKey()  # a bad line: its batch's worker reports it
-                    if key.match is not None and key.match != last and len(batch) >= batch_lines:
-                        yield _with_headers(source, batch, matches, headers)
-                        batch, matches = [], set()
-                    if key.match is not None:
-                        last = key.match
-                        matches.add(key.match)
-                        if key.type == "match" and key.match not in headers:
-                            headers[key.match] = (number, line)
-                    batch.append((number, line))
-            if batch:
-                yield _with_headers(source, batch, matches, headers)
+    tasks = ((source, lines, first, ruleset, options, fmt, quiet)
+             for source, lines, first in batches())
+    return _verified(_in_order(jobs, _validate_lines, tasks, keep_tasks=True))
 
-    return _in_order(jobs, _validate_lines,
-                     ((source, lines, repeated, ruleset, options, fmt, quiet)
-                      for source, lines, repeated in batches()))
+
+def _batch(source: str, batch: _Lines, first: int, headers: dict[str, tuple[int, bytes]],
+           matches: set[str]) -> tuple[str, _Lines, int]:
+    """A batch of lines, preceded by the header lines of its matches that came before it."""
+    start = batch[0][0]
+    earlier = sorted(headers[m] for m in matches if m in headers and headers[m][0] < start)
+    return source, [*earlier, *batch], first
+
+
+def _verified(results: Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]
+              ) -> Iterator[tuple[list[str], dict[str, int], list[tuple[str, str]]]]:
+    """Results of :func:`_validate_lines` in order, each batch that continued a match checked
+    against the context the previous batch ended with (and replayed again from it if the
+    warm-up did not reach the same context)."""
+    previous_end: _Context | None = None
+    for task, result in results:
+        out, counts, found, start, end = result
+        if start is not None and previous_end is not None and start[0] == previous_end[0] \
+                and start[1] != previous_end[1]:
+            out, counts, found, start, end = _validate_lines(*task, start=previous_end)
+        previous_end = end
+        yield out, counts, found
 
 
 def main() -> None:

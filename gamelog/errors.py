@@ -90,3 +90,9 @@ class GamelogIOError(GamelogError, OSError):
 class FileReadError(RecordError):
     """A file that could not be read to its end (truncated, corrupt): reported like a bad line,
     with every record read before the failure kept, and the next file read."""
+
+    @classmethod
+    def of(cls, exc: BaseException, source: str) -> FileReadError:
+        """The problem for ``exc`` (whose message may start with the file name) in ``source``."""
+        text = str(exc)
+        return cls(text.removeprefix(f"{source}: "), source=source)

@@ -95,17 +95,17 @@ def read(
                     continue
                 with stream:
                     yield from asm.feed(_until_failure(
-                        jsonl.iter_items(stream, decoder, str(file)), strict),
+                        jsonl.iter_items(stream, decoder, str(file)), strict, str(file)),
                         with_headers=with_headers)
             else:
-                yield from asm.feed(_until_failure(_parquet().iter_items(file, decoder), strict),
-                                    with_headers=with_headers)
+                yield from asm.feed(_until_failure(_parquet().iter_items(file, decoder), strict,
+                                                   str(file)), with_headers=with_headers)
         finally:
             if issues is not None:
                 issues.extend(asm.issues)
 
 
-def _until_failure(items: Iterator[Any], strict: bool) -> Iterator[Any]:
+def _until_failure(items: Iterator[Any], strict: bool, source: str) -> Iterator[Any]:
     """The items of one file; a failure to read on (a truncated or corrupt file) ends them
     with a :class:`FileReadError` item, so that the hands read so far are kept and the next
     file is read (raised as it is in strict mode)."""
@@ -114,7 +114,7 @@ def _until_failure(items: Iterator[Any], strict: bool) -> Iterator[Any]:
     except GamelogIOError as exc:
         if strict:
             raise
-        yield None, FileReadError(str(exc))
+        yield None, FileReadError.of(exc, source)
 
 
 def read_hands(

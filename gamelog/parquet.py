@@ -186,7 +186,7 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
     """``(row number, event or error)`` for every row of a Parquet file."""
     try:
         pf = pq.ParquetFile(path)
-    except (OSError, pa.ArrowInvalid) as exc:
+    except (OSError, pa.ArrowException) as exc:
         raise GamelogIOError(f"{path}: not a readable Parquet file: {exc}") from None
     present = set(pf.schema_arrow.names)
     missing = {"match", "hand", "seq", "type"} - present
@@ -205,7 +205,7 @@ def iter_items(path: Path, decoder: EventDecoder, batch_size: int = 65_536) -> I
                 items = _rejecting(items, unknown)
             yield from items
             row0 += checked.batch.num_rows
-    except (OSError, pa.ArrowInvalid) as exc:
+    except (OSError, pa.ArrowException) as exc:
         raise GamelogIOError(f"{path}: read failed near row {row0}: {exc}") from None
 
 

@@ -162,11 +162,14 @@ class EventDecoder:
         """Whether ``data`` belongs to a match written by a newer minor version."""
         if not isinstance(data, dict):
             return False
+        match = data.get("match")
+        if not isinstance(match, str):
+            return False
         if data.get("type") == "match" and isinstance(data.get("version"), str):
             m = _VERSION.fullmatch(data["version"])
             if m and int(m.group(1)) == SUPPORTED_MAJOR and int(m.group(2)) > SUPPORTED_MINOR:
-                self.newer_minor.add(data.get("match"))  # type: ignore[arg-type]
-        return data.get("match") in self.newer_minor
+                self.newer_minor.add(match)
+        return match in self.newer_minor
 
     def _try_generic(self, line: bytes) -> Any:
         try:
@@ -397,13 +400,15 @@ class HandAssembler:
 
     def file_problem(self, exc: Exception) -> None:
         """A problem with the whole file (it cannot be opened or read on)."""
-        err = exc if isinstance(exc, RecordError) else FileReadError(str(exc))
+        err = exc if isinstance(exc, RecordError) else FileReadError.of(exc, self.source)
         if self.strict:
             raise err
         self.issues.append(err)
 
     def _locate(self, err: RecordError, place: int | None) -> RecordError:
-        if isinstance(err, FileReadError):  # its message names the file and place already
+        if isinstance(err, FileReadError):  # a problem of the whole file, not of a line
+            err.source = self.source
+            err.args = (str(err),)
             return err
         err.source = self.source
         if self.place_kind == "line":

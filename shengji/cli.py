@@ -734,7 +734,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
             try:
                 stream = files.jsonl.open_binary(file)
             except GamelogError as exc:
-                issues.append(FileReadError(str(exc)))
+                issues.append(FileReadError.of(exc, source))
                 continue
             try:
                 with stream:
@@ -774,7 +774,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                         if hand is not None and recent:
                             recent[-1].append((number, line))
             except GamelogError as exc:
-                issues.append(FileReadError(str(exc)))
+                issues.append(FileReadError.of(exc, source))
             if first:
                 yield _batch(source, batch, first, headers, matches)
             issues.extend(RecordWarning(duplicate_message(m, n, earlier), source=source,

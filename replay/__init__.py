@@ -134,6 +134,18 @@ def _carry(ctx: MatchContext, hand: Hand, report: HandReport) -> None:
         ctx.next_dealer = ctx.accepted_dealers[0]
 
 
+def clear_caches() -> None:
+    """Empty the engine's memos (answers, unit values, decompositions, declarations). A verdict
+    never depends on them (they are keyed on everything that decides an answer); this exists
+    so that tests can show it, by validating a hand alone and after others."""
+    from replay import engine, units
+
+    engine._ANSWERS.clear()
+    engine._DECLARATIONS.clear()
+    units._DECOMPOSED.clear()
+    units._VALUES.clear()
+
+
 def validate(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
              ruleset: str | None = None, options: dict[str, Any] | None = None,
              strict: bool = False, issues: list[RecordError] | None = None
@@ -145,7 +157,6 @@ def validate(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *
 
 __all__ = [
     "HandReplay", "HandReport", "MatchContext", "Notice", "Ruleset", "RulesetError",
-    "RulesetProblem", "Trick",
-    "Violation", "all_rulesets", "get_ruleset", "replay_hand", "ruleset_for", "steps", "validate",
-    "validate_hands",
+    "RulesetProblem", "Trick", "Violation", "all_rulesets", "clear_caches", "get_ruleset",
+    "replay_hand", "ruleset_for", "steps", "validate", "validate_hands",
 ]

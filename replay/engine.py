@@ -940,7 +940,7 @@ class HandReplay:
         codes = [u.width * 256 + u.length for u in units]
         codes.append(budget)
         codes.extend(sorted([power[c] * 64 + n for c, n in avail.items() if n >= 2]))
-        key = (type(self.rules), tuple(codes))  # flat ints: cheap to hash
+        key = (self.rules.identity, tuple(codes))  # flat ints: cheap to hash
         found = _ANSWERS.get(key)
         if found is None:
             if len(_ANSWERS) > 20_000:

@@ -18,6 +18,7 @@ Holdings here are plain ``{card: copies}`` dicts restricted to one suit class.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from replay.order import CardOrder
@@ -158,12 +159,20 @@ def _eligible(avail: dict[int, int], order: CardOrder, width: int) -> dict[int, 
 
 def find_chains(avail: dict[int, int], order: CardOrder, width: int, length: int,
                 descending: bool = False) -> Iterator[Unit]:
-    """Every placement of a (width, length) unit in ``avail`` (one card per rank)."""
+    """Every placement of a (width, length) unit in ``avail``: at each rank value, every card
+    that has the copies. Several cards share a rank value (the level cards of the off-suits),
+    and which one a unit takes decides what is left for the others (issue 13: a triple of ♠3
+    and a pair of ♥3, both level cards, are two different placements)."""
     eligible = _eligible(avail, order, width)
     starts = sorted(eligible, reverse=descending)
     for low in starts:
         if all(low + k in eligible for k in range(length)):
-            yield Unit(width, length, low, tuple(eligible[low + k][0] for k in range(length)))
+            choices = [eligible[low + k] for k in range(length)]
+            if all(len(c) == 1 for c in choices):
+                yield Unit(width, length, low, tuple(c[0] for c in choices))
+            else:
+                for cards in itertools.product(*choices):
+                    yield Unit(width, length, low, tuple(cards))
 
 
 def _take(avail: dict[int, int], unit: Unit) -> dict[int, int]:

@@ -90,6 +90,10 @@ class Ruleset(abc.ABC):
             self.values[key] = value
         for opt in self.options:
             self.values.setdefault(opt.name, opt.default)
+        self.identity: tuple[Any, ...] = (type(self).__name__,
+                                          *sorted((k, repr(v)) for k, v in self.values.items()))
+        """Everything that decides this ruleset's answers: its class and every option value
+        (memos that depend on the ruleset are keyed on it)."""
 
     def __getattr__(self, name: str) -> Any:
         values = self.__dict__.get("values")

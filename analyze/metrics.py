@@ -154,6 +154,8 @@ class Collector:
                 "lead_suit": CLASS_NAMES[t.lead_class] if lead else None,
                 "lead_is_trump": t.lead_class == TRUMP,
                 "throw": t.throw, "failed_throw": t.failed_throw is not None,
+                "throw_cards": _tokens(t.failed_throw) if t.failed_throw is not None else None,
+                "forced_cards": _tokens(t.forced[0]) if t.forced else None,
                 "trumped": t.trumped, "winner": t.winner,
                 "winner_player": self.player(header, t.winner),
                 "winner_side": ("declarer" if t.winner in side else "defenders")
@@ -171,7 +173,7 @@ class Collector:
                     **key, "trick": t.number, "order": order, "seat": p.seat,
                     "player": self.player(header, p.seat), "seq": p.seq,
                     "cards": toks, "n_cards": len(toks),
-                    "is_lead": order == 0, "won": p.seat == t.winner,
+                    "is_lead": order == 0, "role": p.role or None, "won": p.seat == t.winner,
                     "side": ("declarer" if p.seat in side else "defenders") if side else None,
                 })
         if report.bids or report.contract is not None:
@@ -242,6 +244,7 @@ TRICK_SCHEMA = {
     "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "leader": pl.Int32,
     "leader_player": pl.String, "lead_pattern": pl.String, "lead_suit": pl.String,
     "lead_is_trump": pl.Boolean, "throw": pl.Boolean, "failed_throw": pl.Boolean,
+    "throw_cards": pl.List(pl.String), "forced_cards": pl.List(pl.String),
     "trumped": pl.Boolean, "winner": pl.Int32, "winner_player": pl.String,
     "winner_side": pl.String, "points": pl.Int32, "seat0": pl.String, "seat1": pl.String,
     "seat2": pl.String, "seat3": pl.String,
@@ -249,7 +252,8 @@ TRICK_SCHEMA = {
 PLAY_SCHEMA = {
     "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "order": pl.Int32,
     "seat": pl.Int32, "player": pl.String, "seq": pl.Int32, "cards": pl.List(pl.String),
-    "n_cards": pl.Int32, "is_lead": pl.Boolean, "won": pl.Boolean, "side": pl.String,
+    "n_cards": pl.Int32, "is_lead": pl.Boolean, "role": pl.String, "won": pl.Boolean,
+    "side": pl.String,
 }
 VIOLATION_SCHEMA = {
     "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "seq": pl.Int32, "seat": pl.Int32,

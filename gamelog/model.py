@@ -24,7 +24,7 @@ import msgspec
 
 from gamelog.cards import CARD_TOKENS, UNKNOWN
 
-FORMAT_VERSION = "1.1"
+FORMAT_VERSION = "1.2"
 """``MAJOR.MINOR``. A reader accepts any minor of its major; see docs/format.md, *Versioning*."""
 
 CardToken = Literal[CARD_TOKENS]  # type: ignore[valid-type]
@@ -121,7 +121,8 @@ class Setup(Event, tag="setup", kw_only=True):
     """A set-up position (like chess's FEN), in place of a full deal.
 
     The hand starts at a trick boundary with these holdings, trump, level, declarer, leader,
-    points already taken by the defenders and tricks already played. Hidden cards are ``?``;
+    points already taken by the defenders and tricks already played; in an auction game, the
+    contract (the winning bid) in place of the auction. Hidden cards are ``?``;
     ``kitty`` is ``null`` when the position has no kitty to account for.
     """
 
@@ -133,6 +134,8 @@ class Setup(Event, tag="setup", kw_only=True):
     leader: Int32 | None = None
     points: Int32 = 0
     tricks: Int32 = 0
+    contract: Int32 | None = None
+    """The winning bid of an auction game (标分) already decided (format 1.2)."""
 
 
 class Declare(Event, tag="declare", kw_only=True):

@@ -59,14 +59,17 @@ LEVEL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
 
 class TrickPlay:
-    """One seat's cards in a trick, and the event's sequence number."""
+    """One seat's cards in a trick, the event's sequence number, and the play's role once the
+    trick is complete: ``lead``, ``follow`` (all of the led suit), ``trump`` (all trumps, on an
+    off-suit lead, having none of it), or ``discard`` (anything else: 垫牌)."""
 
-    __slots__ = ("cards", "seat", "seq")
+    __slots__ = ("cards", "role", "seat", "seq")
 
-    def __init__(self, seat: int, cards: list[int], seq: int) -> None:
+    def __init__(self, seat: int, cards: list[int], seq: int, role: str = "") -> None:
         self.seat = seat
         self.cards = cards
         self.seq = seq
+        self.role = role
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TrickPlay):
@@ -79,15 +82,15 @@ class TrickPlay:
         return f"TrickPlay(seat={self.seat}, cards={self.cards!r}, seq={self.seq})"
 
     def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle works compiled too
-        return (TrickPlay, (self.seat, self.cards, self.seq))
+        return (TrickPlay, (self.seat, self.cards, self.seq, self.role))
 
 
 class Trick:
     """A trick as the rules decide it (a plain slotted class: one is made per trick)."""
 
-    __slots__ = ("failed_throw", "lead_class", "lead_kinds", "lead_size", "lead_units",
-                 "leader", "number", "plays", "points", "singles_only", "throw", "trumped",
-                 "winner")
+    __slots__ = ("failed_throw", "forced", "lead_class", "lead_kinds", "lead_size",
+                 "lead_units", "leader", "number", "plays", "points", "singles_only", "throw",
+                 "trumped", "winner")
 
     def __init__(self, number: int, leader: int) -> None:
         self.number = number
@@ -100,6 +103,9 @@ class Trick:
         self.trumped = False
         self.throw = False
         self.failed_throw: list[int] | None = None  # the cards attempted, when a throw failed
+        self.forced: list[list[int]] | None = None
+        """After a failed throw: the forced plays the rules allow (each a lowest failing
+        unit; several when they tie, ruling 33b; empty when hidden cards decide)."""
         self.lead_size = 0
         self.lead_kinds: list[tuple[int, int]] = []
         self.singles_only = True
@@ -163,10 +169,14 @@ class HandReplay:
         self.defender_points = 0
         self.tricks_before = 0
         self.void: list[set[int]] = [set() for _ in range(n)]
-        self.pending_forced: tuple[int, list[int], list[int]] | None = None  # seat, forced, tried
+        # after a failed throw: the seat, the forced plays it may make (each the cards of one
+        # lowest failing unit: ties are all acceptable, ruling 33b) and the cards it tried
+        self.pending_forced: tuple[int, list[list[int]], list[int]] | None = None
         self.outcome: Outcome | None = None
         self.finished = False
         self.undetermined = False
+        self.dealer_by_declaring = False
+        """The first hand: the dealer is whoever declares last (not known from the start)."""
         self.gaps = any(not isinstance(i, RecordWarning) for i in hand.issues)
         """Lines of this hand could not be read: a play out of turn then stops the replay."""
         self.stopped = False
@@ -300,6 +310,11 @@ class HandReplay:
                            f"{kitty_size} to the kitty.",
                            required=f"{self.players} × {hand_size} + {kitty_size}")
         self._check_conservation(exact=ev.kitty is not None)
+        self._find_bombs()
+
+    def _find_bombs(self) -> None:
+        """Seats holding eight cards of one rank (标分's 炸弹, ruling 58), in a deal or a set-up
+        position alike."""
         self.bombs = tuple(seat for seat, h in enumerate(self.held)
                            if max(h[r] + h[13 + r] + h[26 + r] + h[39 + r] for r in range(13)) >= 8)
 
@@ -318,7 +333,11 @@ class HandReplay:
         self.defender_points = ev.points
         self.tricks_before = ev.tricks
         self.kitty_buried = True  # a set-up starts at a trick boundary
+        if ev.contract is not None:  # an auction game past its auction
+            self.contract = ev.contract
+            self.auction_closed = True
         self._check_conservation(exact=False)
+        self._find_bombs()
 
     def _set_holdings(self, holdings: list[list[str]], kitty: list[str] | None) -> None:
         for seat, tokens in enumerate(holdings[: self.players]):
@@ -404,8 +423,12 @@ class HandReplay:
         self.declaration = (ev.seat, decl)
         self.trump = decl.trump
         self.trump_known = True
-        if self.dealer is None and prev is None:
-            self.dealer = self.declarer = ev.seat  # 第一局的庄家由翻主方担任
+        if (self.dealer is None and prev is None) or (
+                self.dealer_by_declaring and self.rules.first_dealer_declares_last):
+            # 第一局的庄家由翻主方担任: the seat whose declaration stands at the end of declaring,
+            # after every override, deals and takes the kitty (ruling 33c)
+            self.dealer = self.declarer = ev.seat
+            self.dealer_by_declaring = True
 
     def _current_level_for_declaring(self) -> str:
         if self.level:
@@ -707,8 +730,9 @@ class HandReplay:
                             "forced play is not checked", self.seq)
             self.pending_forced = (ev.seat, [], cards)
             return
-        forced = min(pool, key=lambda u: (u.low, u.size))
-        self.pending_forced = (ev.seat, forced.all_cards(), cards)
+        lowest = min((u.low, u.size) for u in pool)
+        options = [u.all_cards() for u in pool if (u.low, u.size) == lowest]
+        self.pending_forced = (ev.seat, options, cards)
 
     def _failing_units(self, seat: int, klass: int, units: list[Unit]
                        ) -> tuple[list[tuple[Unit, int, Unit]], bool]:
@@ -834,13 +858,16 @@ class HandReplay:
         trick.lead_kinds = [u.kind for u in trick.lead_units]
         trick.singles_only = all(k == (1, 1) for k in trick.lead_kinds)
         if forced is not None:
-            fseat, fcards, tried = forced
+            fseat, options, tried = forced
             trick.failed_throw = tried
-            if fseat == seat and fcards and sorted(fcards) != sorted(cards):
+            trick.forced = options
+            played = sorted(cards)
+            if fseat == seat and options and all(sorted(o) != played for o in options):
+                alternatives = " or ".join(show(o) for o in options)
                 self.violation("throw.wrong-forced-play",
                                f"after the failed throw seat {seat} plays {show(cards)}, but the "
-                               f"lowest failing unit was {show(fcards)}.", seat=seat, cards=cards,
-                               required=f"seat {seat} plays {show(fcards)}")
+                               f"lowest failing unit was {alternatives}.", seat=seat,
+                               cards=cards, required=f"seat {seat} plays {alternatives}")
             return
         if len(trick.lead_units) > 1:
             trick.throw = True
@@ -985,9 +1012,18 @@ class HandReplay:
         best_key: tuple[int, int] | None = None
         winner = trick.plays[0].seat
         total = 0
-        for p in trick.plays:
+        klass = order.klass
+        for i, p in enumerate(trick.plays):
             for c in p.cards:
                 total += points[c]
+            if i == 0:
+                p.role = "lead"
+            elif all(klass[c] == lead_class for c in p.cards):
+                p.role = "follow"
+            elif lead_class != TRUMP and all(klass[c] == TRUMP for c in p.cards):
+                p.role = "trump"
+            else:
+                p.role = "discard"
             key = play_strength(order, lead_class, kinds, p.cards)
             if key is not None and (best_key is None or key > best_key):
                 best_key, winner = key, p.seat

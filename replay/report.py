@@ -37,11 +37,13 @@ def hand_dict(report: HandReport) -> dict[str, Any]:
         "notices": [n.message for n in report.notices],
         "tricks": [
             {"trick": t.number, "leader": t.leader, "winner": t.winner, "points": t.points,
-             "plays": [{"seat": p.seat, "cards": [str(Card(c)) for c in p.cards]}
-                       for p in t.plays],
+             "plays": [{"seat": p.seat, "cards": [str(Card(c)) for c in p.cards],
+                        "role": p.role or None} for p in t.plays],
              "throw": t.throw, "trumped": t.trumped,
              "failed_throw": ([str(Card(c)) for c in t.failed_throw]
-                              if t.failed_throw is not None else None)}
+                              if t.failed_throw is not None else None),
+             "forced": ([[str(Card(c)) for c in option] for option in t.forced]
+                        if t.forced is not None else None)}
             for t in report.tricks
         ],
         "outcome": None if out is None else {

@@ -178,3 +178,88 @@ def test_a_random_position_is_judged_the_same_alone_and_after_another(first, sec
 
 def test_rulehelp_builds_positions():
     assert toks("3S 3S") == ["3S", "3S"] and add_plays([], []) == []
+
+
+# -- ruling 33a: Titanics of three or more triples ----------------------------------------------
+
+def test_a_follower_owes_three_pairs_against_a_titanic_of_three_as_against_a_tractor():
+    others = ["5C 6C 7C 8C 9C TC JC QC KC", "5D 6D 7D 8D 9D TD JD QD KD"]
+    holding = "4H 4H 9H 9H JH JH 3H 8H KH QH"
+    cases = [  # (lead, a follow with three pairs, a follow with only two)
+        ("5H 5H 6H 6H 7H 7H", "4H 4H 9H 9H JH JH", "4H 4H 9H 9H JH 3H"),
+        ("5H 5H 5H 6H 6H 6H 7H 7H 7H", "4H 4H 9H 9H JH JH 3H 8H KH",
+         "4H 4H 9H 9H JH 3H 8H KH QH"),
+    ]
+    for lead, good, bad in cases:
+        assert rules_of(run([lead, holding, *others], [(0, lead), (1, good)], decks=3)) == []
+        found = rules_of(run([lead, holding, *others], [(0, lead), (1, bad)], decks=3))
+        assert len(found) == 1 and found[0].endswith("-required"), (lead, found)
+
+
+def test_the_titanic_list_for_two_triples_is_the_seeds():
+    from replay.rulesets.tractor import TITANIC_ANSWERS, titanic_answers
+
+    assert titanic_answers(2) == TITANIC_ANSWERS
+    three = titanic_answers(3)
+    assert three[:3] == [((3, 3),), ((3, 1),) * 3, ((2, 3),)]
+    assert three.index(((2, 1),) * 3) < three.index(((2, 1),) * 2) < three.index(((2, 1),))
+    assert three.index(((3, 1), (2, 1), (2, 1))) < three.index(((2, 2), (2, 1)))
+
+
+# -- ruling 33b: tied failing units of a throw -------------------------------------------------
+
+def test_either_of_two_equally_low_failing_units_is_the_forced_play():
+    holdings = ["2H 2D 5C 6C", "2S 3C 4C 7C", "8C 9C TC JC", "QC KC AC 3D"]
+    for forced in ("2D", "2H"):
+        report = run(holdings, [(0, "fail:2H 2D"), (0, forced)], trump="S", level="2")
+        assert rules_of(report) == [], (forced, rules_of(report))
+    report = run(holdings, [(0, "fail:2H 2D"), (0, "5C")], trump="S", level="2")
+    assert "throw.wrong-forced-play" in rules_of(report)
+
+
+# -- ruling 33c: the first hand's dealer after overrides ----------------------------------------
+
+def test_the_seat_whose_declaration_stands_deals_the_first_hand_and_takes_the_kitty():
+    from gamelog import Deal, Declare, HandStart, KittyTake
+
+    def first_hand(taker: int):
+        deal = [["2S", "2S", "2H", "BJ", "BJ"], ["2D", "2D", "LJ", "LJ", "3C"],
+                ["2C", "2C", "2C", "4C", "5C"], ["3D", "4D", "5D", "6D", "7D"]]
+        events = [HandStart(match="d", hand=1, seq=0, level="2", first_draw=0),
+                  Deal(match="d", hand=1, seq=1, holdings=deal),
+                  Declare(match="d", hand=1, seq=2, seat=0, cards=["2S"]),
+                  Declare(match="d", hand=1, seq=3, seat=1, cards=["2D", "2D"]),
+                  KittyTake(match="d", hand=1, seq=4, seat=taker, cards=["?"] * 8)]
+        header = MatchStart(match="d", hand=0, seq=0, version=FORMAT_VERSION,
+                            ruleset="tractor", players=4, decks=2)
+        report = replay.replay_hand(Hand(match="d", number=1, events=events, header=header),
+                                    get_ruleset("tractor", decks=2))
+        return report, [v.rule for v in report.violations if not v.rule.startswith("deal.")]
+
+    report, found = first_hand(1)
+    assert report.dealer == 1 and report.declarer == 1 and found == []
+    report, found = first_hand(0)
+    assert found == ["kitty.wrong-seat"]
+
+
+# -- the rule API: set-up positions ------------------------------------------------------------
+
+def test_a_bomb_is_recognised_in_a_set_up_position_as_in_a_deal():
+    from replay.api import Position
+
+    eight = "6S 6S 6H 6H 6C 6C 6D 6D"
+    p = Position.of([eight + " 2S", "4C 5C 7C 8C 9C TC JC QC KC", "4D 5D 7D 8D 9D TD JD QD KD"],
+                    ruleset="biaofen", trump="H", declarer=0, contract=60)
+    state = p.replay()
+    assert state.bombs == (0,) and state.contract == 60
+
+
+def test_the_json_output_names_each_plays_role_and_the_forced_cards():
+    from replay.report import hand_dict
+
+    holdings = ["2H 2D 5C 6C", "2S 3C 4C 7C", "8C 9C TC JC", "QC KC AC 3D"]
+    report = run(holdings, [(0, "fail:2H 2D"), (0, "2D"), (1, "2S"), (2, "8C"), (3, "3D")],
+                 trump="S", level="2")
+    trick = hand_dict(report)["tricks"][0]
+    assert sorted(map(tuple, trick["forced"])) == [("2D",), ("2H",)]
+    assert [p["role"] for p in trick["plays"]] == ["lead", "follow", "discard", "discard"]

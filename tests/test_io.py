@@ -285,7 +285,7 @@ def test_hand_must_start_with_hand_event_and_be_contiguous(tmp_path):
 
 def test_newer_minor_version_is_read_leniently(tmp_path):
     def newer(lines):
-        lines[0] = lines[0].replace('"version":"1.1"', '"version":"1.7","future":1')
+        lines[0] = lines[0].replace(f'"version":"{gamelog.FORMAT_VERSION}"', '"version":"1.7","future":1')
         lines[3] = lines[3].replace('"seat":0', '"seat":0,"speed":"fast"')
         lines.insert(4, json.dumps({"type": "emote", "match": "m1", "hand": 1, "seq": 99}))
 
@@ -300,7 +300,7 @@ def test_newer_minor_version_is_read_leniently(tmp_path):
 
 def test_newer_major_version_is_refused(tmp_path):
     def newer(lines):
-        lines[0] = lines[0].replace('"version":"1.1"', '"version":"2.0"')
+        lines[0] = lines[0].replace(f'"version":"{gamelog.FORMAT_VERSION}"', '"version":"2.0"')
 
     path = bad_file(tmp_path, newer)
     got, issues = read_collect(path)

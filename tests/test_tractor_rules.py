@@ -403,9 +403,11 @@ def test_declaration_ladder_three_decks():
     assert rules == ["declare.not-higher"]
 
 
-def test_first_declarer_deals_the_first_hand():
+def test_the_declaration_that_stands_makes_the_first_dealer():  # ruling 33c
     _, report = declare_case([(1, "2D", None), (0, "2S 2S", None)])
-    assert report.dealer == 1 and report.trump == "S"
+    assert report.dealer == 0 and report.declarer == 0 and report.trump == "S"
+    _, report = declare_case([(1, "2D", None)])
+    assert report.dealer == 1
 
 
 def test_declaration_needs_the_cards_at_that_moment():

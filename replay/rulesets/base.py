@@ -72,6 +72,10 @@ class Ruleset(abc.ABC):
     has_auction: ClassVar[bool] = False
     allows_surrender: ClassVar[bool] = False
     trump_throws: ClassVar[bool] = True
+    first_dealer_declares_last: ClassVar[bool] = False
+    """In a match's first hand, whose declaration makes the dealer: the last one standing after
+    every override (seed 001's 翻主方, ruling 33c) or, by default, the first one made (seed
+    002's 「先亮者为庄家」)."""
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = {}

@@ -38,6 +38,7 @@ class Tractor(Ruleset):
     aliases = ("tuolaji", "拖拉机", "shengji", "升级", "80")
     title = "拖拉机 / 升级 (Tractor), 1-3 decks"
     seed = "001"
+    first_dealer_declares_last = True  # 「第一局的庄家由翻主方担任」 (ruling 33c)
     options = (
         Option("players", int, 4, "players at the table (always 4)", (4,)),
         Option("decks", int, 2, "decks in play", (1, 2, 3)),
@@ -144,8 +145,22 @@ def _answers(kind: tuple[int, int]) -> list[Shape]:
     if width == 3 and length == 1:
         return TRIPLE_ANSWERS
     if width == 3:
-        # The seed lists a Titanic of two triples; a longer one extends it (ruling 33): the
-        # longest Titanic that fits first, then the seed's list.
-        longer = [((3, n),) for n in range(length, 2, -1)]
-        return longer + TITANIC_ANSWERS
+        return titanic_answers(length)
     return chain_answers(2, length)
+
+
+def titanic_answers(n: int) -> list[Shape]:
+    """The follow list against a Titanic of ``n`` triples, best first (rulings 33, 33a).
+
+    The seed's list for two triples scaled: the Titanic; ``n`` triples; a tractor of ``n``
+    pairs; mixtures, more triples before fewer, each triple slot not filled by a triple filled
+    by a pair where one is held; then what a tractor of ``n`` pairs would be owed after its own
+    tractor (shorter tractors, ``n`` pairs, fewer pairs), so that a follower never owes less
+    against a Titanic than against a tractor of as many pairs, nor against a longer Titanic
+    than a shorter one. For ``n`` = 2 this is exactly the seed's list."""
+    out: list[Shape] = [((3, n),), ((3, 1),) * n, ((2, n),)]
+    for triples in range(n - 1, 0, -1):
+        for pairs in range(n - triples, -1, -1):
+            out.append(((3, 1),) * triples + ((2, 1),) * pairs)
+    out.extend(shape for shape in chain_answers(2, n)[1:] if shape not in out)
+    return out

@@ -12,12 +12,11 @@ import io
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
 from gamelog import jsonl
-from gamelog.errors import FileReadError, GamelogIOError, RecordError
+from gamelog.errors import GamelogIOError, RecordError
 from gamelog.model import AnyEvent, Event, Hand, Match, MatchStart
 from gamelog.reader import EventDecoder, HandAssembler, HandsSeen, HeaderStore
 
@@ -94,27 +93,14 @@ def read(
                     asm.file_problem(exc)
                     continue
                 with stream:
-                    yield from asm.feed(_until_failure(
-                        jsonl.iter_items(stream, decoder, str(file)), strict, str(file)),
-                        with_headers=with_headers)
+                    yield from asm.feed(jsonl.iter_items(stream, decoder, str(file)),
+                                        with_headers=with_headers)
             else:
-                yield from asm.feed(_until_failure(_parquet().iter_items(file, decoder), strict,
-                                                   str(file)), with_headers=with_headers)
+                yield from asm.feed(_parquet().iter_items(file, decoder),
+                                    with_headers=with_headers)
         finally:
             if issues is not None:
                 issues.extend(asm.issues)
-
-
-def _until_failure(items: Iterator[Any], strict: bool, source: str) -> Iterator[Any]:
-    """The items of one file; a failure to read on (a truncated or corrupt file) ends them
-    with a :class:`FileReadError` item, so that the hands read so far are kept and the next
-    file is read (raised as it is in strict mode)."""
-    try:
-        yield from items
-    except GamelogIOError as exc:
-        if strict:
-            raise
-        yield None, FileReadError.of(exc, source)
 
 
 def read_hands(

@@ -20,6 +20,7 @@ from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
 from gamelog.model import Event, Hand, Match
 from gamelog.outputs import clean_stale, temp_name
 from gamelog.reader import (
+    KEY_BASE,
     EventDecoder,
     Item,
     duplicate_key_error,
@@ -149,9 +150,8 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
             if not head.strip():  # a block of blank lines
                 number += head.count(b"\n") + 1
             else:
-                for line in head.split(b"\n"):
-                    number += 1
-                    if line and not line.isspace():
+                for number, line in enumerate(head.split(b"\n"), number + 1):  # noqa: B020
+                    if line:  # a line of spaces only is skipped by the slow path
                         yield number, line
             pending = tail
             if len(pending) > MAX_LINE_BYTES:
@@ -167,16 +167,19 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
 def items_of_lines(lines: Iterable[tuple[int, bytes]], decoder: EventDecoder) -> Iterator[Item]:
     """:func:`iter_items` for lines already read: ``(line number, raw line)`` pairs."""
     fast = decoder.fast_decode
+    base = KEY_BASE.get
     for number, line in lines:
         try:
             event = fast(line)
         except (msgspec.MsgspecError, RecursionError):
             yield from _slow_line(decoder, number, line)
             continue
-        if keys_add_up(line, event) or not has_duplicate_keys(line):
+        if line.count(b":") == base(type(event)):  # no key twice: the hot loop's whole check
             yield number, event
-        else:
+        elif not keys_add_up(line, event) and has_duplicate_keys(line):
             yield number, duplicate_key_error()
+        else:
+            yield number, event
 
 
 def _slow_line(decoder: EventDecoder, number: int, line: bytes) -> Iterator[Item]:

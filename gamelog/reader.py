@@ -9,7 +9,6 @@ and field.
 from __future__ import annotations
 
 import json
-import operator
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -18,7 +17,13 @@ from typing import Any
 import msgspec
 
 from gamelog.cards import suggest_token
-from gamelog.errors import FileReadError, MalformedRecordError, RecordError, UnsupportedVersionError
+from gamelog.errors import (
+    FileReadError,
+    GamelogIOError,
+    MalformedRecordError,
+    RecordError,
+    UnsupportedVersionError,
+)
 from gamelog.model import (
     EVENT_BY_TAG,
     EVENT_TYPES,
@@ -212,9 +217,9 @@ def _explain_decode(line: bytes, exc: msgspec.DecodeError) -> str:
 
 
 def _key_counter(kind: type[Event]) -> Any:
-    """``f(event)``: how many keys a line of this event type must have held, given the
-    fields that are not at their default (``None`` for a type with nested objects, whose
-    keys cannot be counted from the event alone)."""
+    """``f(event)``: how many keys a line of this event type must have held, given the fields
+    that are not at their default (``None`` for a type with nested objects, whose keys cannot be
+    counted from the event alone). Generated per type, for speed."""
     info = msgspec.inspect.type_info(kind)
     nested = (msgspec.inspect.DictType, msgspec.inspect.StructType)
 
@@ -227,23 +232,24 @@ def _key_counter(kind: type[Event]) -> Any:
             return has_nested(t.item_type)
         return False
 
-    if any(has_nested(f.type) for f in info.fields):  # type: ignore[attr-defined]
+    fields = info.fields  # type: ignore[attr-defined]
+    if any(has_nested(f.type) for f in fields):
         return None
-    required = 1 + sum(f.required for f in info.fields)  # type: ignore[attr-defined]
-    optional = [(f.name, f.default) for f in info.fields  # type: ignore[attr-defined]
-                if not f.required]
-    if not optional:
-        return lambda ev: required
-    if len(optional) == 1:
-        name, default = optional[0]
-        getter = operator.attrgetter(name)
-        return lambda ev: required + (getter(ev) != default)
-    getters = [(operator.attrgetter(n), d) for n, d in optional]
-    return lambda ev: required + sum(g(ev) != d for g, d in getters)
+    required = 1 + sum(f.required for f in fields)  # "type" and the required fields
+    terms = [f"(ev.{f.name} != _d{i})" if f.default is not None else f"(ev.{f.name} is not None)"
+             for i, f in enumerate(fields) if not f.required]
+    env = {f"_d{i}": f.default for i, f in enumerate(fields) if not f.required}
+    exec(f"def count(ev): return {' + '.join([str(required), *terms])}", env)
+    return env["count"]
 
 
-_KEYS_OF: dict[type, Any] = {kind: _key_counter(kind) for kind in EVENT_TYPES}
-_SPACED_COLON = re.compile(rb'"\s+:')
+KEY_COUNT: dict[type, Any] = {kind: _key_counter(kind) for kind in EVENT_TYPES}
+"""Event type -> the number of keys its line holds (see :func:`keys_add_up`)."""
+KEY_BASE: dict[type, int] = {
+    kind: 1 + sum(f.required for f in msgspec.inspect.type_info(kind).fields)  # type: ignore[attr-defined]
+    for kind in EVENT_TYPES if KEY_COUNT[kind] is not None}
+"""Event type -> the keys every line of it holds (``type`` and the required fields): a line
+with exactly that many colons holds no key twice, the hot loop's whole check."""
 
 
 def has_duplicate_keys(line: bytes) -> bool:
@@ -266,12 +272,22 @@ def has_duplicate_keys(line: bytes) -> bool:
 
 def keys_add_up(line: bytes, ev: Event) -> bool:
     """The quick check that a decoded line held no key twice (JSON lets a parser keep the last
-    of two, silently): the line has exactly as many ``":`` as the event has keys, and no
-    whitespace before a colon. ``False`` means "not sure": check with
-    :func:`has_duplicate_keys`."""
-    count = _KEYS_OF[type(ev)]
-    return (count is not None and line.count(b'":') == count(ev)
-            and b'" ' not in line and b'"\t' not in line and b'"\r' not in line)
+    of two, silently): every key brings a colon, so a line with exactly as many colons as the
+    event has keys has none twice. ``False`` means "not sure" (a colon inside a string, a key
+    given its default value, a colon inside a string): check with :func:`has_duplicate_keys`."""
+    count = KEY_COUNT[type(ev)]
+    if count is None:
+        return False
+    n = count(ev)
+    return line.count(b":") == n or quote_colons_add_up(line, n)
+
+
+def quote_colons_add_up(line: bytes, keys: int) -> bool:
+    """The second quick check, for lines with colons inside strings (a match id
+    ``"club:7"``): exactly ``keys`` times ``":``, and no whitespace after a closing quote (which
+    could hide a key written ``"seat" : 1``)."""
+    return (line.count(b'":') == keys and b'" ' not in line and b'"\t' not in line
+            and b'"\r' not in line)
 
 
 def duplicate_key_error() -> MalformedRecordError:
@@ -439,8 +455,17 @@ class HandAssembler:
     def feed(self, items: Iterable[Item | tuple[int, EventRun]], *, with_headers: bool = False
              ) -> Iterator[Hand | MatchStart]:
         """Hands in file order; with ``with_headers`` also each new match header where it
-        stands (for converters, which must write every line back)."""
-        yield from self._feed(items, with_headers)
+        stands (for converters, which must write every line back).
+
+        A failure to read on (a truncated or corrupt file: a :class:`GamelogIOError` from
+        ``items``) ends the file with a :class:`FileReadError` problem, keeping the hands read
+        so far (raised as it is in strict mode)."""
+        try:
+            yield from self._feed(items, with_headers)
+        except GamelogIOError as exc:
+            if self.strict:
+                raise
+            self._problem(FileReadError.of(exc, self.source), None, self._current)
         if self._current is not None:
             last, self._current = self._current, None
             yield last

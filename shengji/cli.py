@@ -727,7 +727,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
             batch: _Lines = []  # the warm-up lines, then the lines to report
             first = 0  # the line number of the first line to report
             matches: set[str] = set()
-            recent: deque[_Lines] = deque(maxlen=warm_hands)  # the last hands of this match
+            starts: deque[int] = deque(maxlen=warm_hands)  # where this match's last hands start
             current: tuple[str, int] | None = None
             skipping: tuple[str, int] | None = None
             dups: dict[str, list[Any]] = {}
@@ -743,27 +743,34 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                             key = key_of(line)
                         except (msgspec.MsgspecError, RecursionError):
                             key = _LineKey()  # a bad line: its batch's worker reports it
-                        hand = ((key.match, key.hand) if key.match is not None
-                                and key.hand is not None and key.type != "match" else None)
-                        if hand is not None and hand == skipping:
-                            continue
-                        if hand is not None and hand != current:
-                            earlier = seen.first_source(hand[0], hand[1], source)
-                            if earlier is not None:  # the same hand in an earlier file
-                                skipping = hand
-                                dups.setdefault(hand[0], [number, 0, earlier])[1] += 1
+                        if key.match is not None and key.hand is not None \
+                                and key.type != "match":
+                            hand = (key.match, key.hand)
+                            if hand == skipping:
                                 continue
-                            skipping = None
-                            continuing = current is not None and hand[0] == current[0]
-                            if len(batch) >= batch_lines and first:
-                                yield _batch(source, batch, first, headers, matches)
-                                batch = [x for h in recent for x in h] if continuing else []
-                                matches = {hand[0]}
-                                first = 0
-                            if not continuing:
-                                recent.clear()
-                            current = hand
-                            recent.append([])
+                            if hand != current:
+                                earlier = seen.first_source(key.match, key.hand, source)
+                                if earlier is not None:  # the same hand in an earlier file
+                                    skipping = hand
+                                    dups.setdefault(key.match, [number, 0, earlier])[1] += 1
+                                    continue
+                                skipping = None
+                                continuing = current is not None and key.match == current[0]
+                                if len(batch) >= batch_lines and first:
+                                    yield _batch(source, batch, first, headers, matches)
+                                    if continuing and starts:  # the match's last hands again
+                                        cut = starts[0]
+                                        batch = batch[cut:]
+                                        starts = deque((i - cut for i in starts),
+                                                       maxlen=warm_hands)
+                                    else:
+                                        batch = []
+                                    matches = {key.match}
+                                    first = 0
+                                if not continuing:
+                                    starts.clear()
+                                current = hand
+                                starts.append(len(batch))
                         if key.match is not None:
                             matches.add(key.match)
                             if key.type == "match" and key.match not in headers:
@@ -771,8 +778,6 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                         if not first:
                             first = number
                         batch.append((number, line))
-                        if hand is not None and recent:
-                            recent[-1].append((number, line))
             except GamelogError as exc:
                 issues.append(FileReadError.of(exc, source))
             if first:

@@ -547,16 +547,22 @@ def test_25_gzip_output_is_deterministic(tmp_path):
 def test_26_sigterm_ends_the_workers_too(tmp_path):
     big = tmp_path / "big.jsonl"
     with open(big, "wb") as f:
-        for k in range(40):
+        for k in range(400):
             f.write(MATCH.read_bytes().replace(b"tractor-2deck-2-0001", f"m{k}".encode()))
+    env = {**os.environ, "SHENGJI_PURE": "1", "PYTHONWARNINGS": "ignore"}  # slower: mid-run
     proc = subprocess.Popen([sys.executable, "-m", "shengji.cli", "validate", str(big), "-j",
                              "2", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True, cwd=ROOT)
-    time.sleep(4)
-    children = _children(proc.pid)
+                            start_new_session=True, cwd=ROOT, env=env)
+    deadline = time.monotonic() + 20
+    children: list[int] = []
+    while not children and time.monotonic() < deadline:  # until the workers have started
+        time.sleep(0.2)
+        children = _children(proc.pid)
+    time.sleep(0.3)
+    assert children and proc.poll() is None  # mid-run, workers busy with their batches
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=30)
-    time.sleep(1)
+    time.sleep(0.3)
     assert all(not _alive(c) for c in children), children
 
 

@@ -98,11 +98,11 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
             continue
         with gc_paused():  # a hand makes thousands of short-lived objects, no lasting cycles
             report = replay_hand(hand, rules, strict=strict, context=ctx)
-        _carry(ctx, hand, report)
+        _carry(ctx, hand, report, rules.levels_past_ace)
         yield report
 
 
-def _carry(ctx: MatchContext, hand: Hand, report: HandReport) -> None:
+def _carry(ctx: MatchContext, hand: Hand, report: HandReport, past_ace: bool = False) -> None:
     """What the next hand is checked against: the outcome the rules compute, and also what the
     hand's own result records when the two differ (that mismatch is reported on this hand
     already), so that one broken hand does not condemn the next. With neither, the next hand's
@@ -125,7 +125,7 @@ def _carry(ctx: MatchContext, hand: Hand, report: HandReport) -> None:
         options.append((recorded.level_change, recorded.next_dealer))
     ctx.levels = None
     ctx.next_dealer = None
-    ctx.accepted_levels = [advance_levels(levels, change) for change, _ in options
+    ctx.accepted_levels = [advance_levels(levels, change, past_ace) for change, _ in options
                            if levels is not None and change]
     ctx.accepted_dealers = [dealer for _, dealer in options if dealer is not None]
     if ctx.accepted_levels:

@@ -175,6 +175,8 @@ class HandReplay:
         self.outcome: Outcome | None = None
         self.finished = False
         self.undetermined = False
+        self.other_leaders: list[int] = []
+        """Seats besides the last trick's winner that may lead the next (ruling 12)."""
         self.dealer_by_declaring = False
         """The first hand: the dealer is whoever declares last (not known from the start)."""
         self.gaps = any(not isinstance(i, RecordWarning) for i in hand.issues)
@@ -471,22 +473,32 @@ class HandReplay:
                                "the declarer must name one of the four suits, not no-trump.",
                                seat=ev.seat)
         if self.declaration is None:
-            due = self._kitty_trump()
-            if due != "undetermined" and due != named:
-                what = "no-trump" if due is None else due.name.lower()  # type: ignore[union-attr,attr-defined]
+            options = self._kitty_trumps()
+            if options is not None and named not in options:
+                what = " or ".join("no-trump" if due is None else due.name.lower()
+                                   for due in options)
                 self.violation("trump.wrong",
-                               f"nobody declared, so the kitty's card names trump ({what}), but "
+                               f"nobody declared, so the kitty's cards name trump ({what}), but "
                                f"the record makes {ev.trump} trump.", seat=ev.seat,
                                required=f"trump {what}")
         self.trump = named
         self.trump_known = True
 
     def _kitty_trump(self) -> Suit | str | None:
-        """Trump by the ruleset's rule for a deal without declarations, where it has one."""
-        if self.dealt_kitty is None or UNKNOWN in self.dealt_kitty:
+        """Trump by the ruleset's rule for a deal without declarations, where it decides one
+        (``"undetermined"`` where it does not, or leaves a choice)."""
+        options = self._kitty_trumps()
+        if options is None or len(options) != 1:
             return "undetermined"
-        return self.rules.trump_without_declaration(
-            [Card(_INDEX[t]) for t in self.dealt_kitty])
+        return options[0]
+
+    def _kitty_trumps(self) -> list[Suit | None] | None:
+        """Every trump the ruleset's rule allows for a deal without declarations (``None``:
+        the rule decides nothing here)."""
+        if self.dealt_kitty is None or UNKNOWN in self.dealt_kitty:
+            return None
+        return self.rules.trumps_without_declaration(
+            [Card(_INDEX[t]) for t in self.dealt_kitty], self.level)
 
     def on_auction(self, ev: Bid | Pass) -> None:
         if not self.rules.has_auction:
@@ -783,6 +795,8 @@ class HandReplay:
         leading = trick is None
         if trick is None:
             leader = self.leader
+            if leader is not None and seat != leader and seat in self.other_leaders:
+                leader = self.leader = seat  # a reading the rules leave open (ruling 12)
             trick = self.trick = Trick(self.tricks_before + len(self.tricks) + 1,
                                        leader if leader is not None else seat)
             expected = leader
@@ -837,6 +851,14 @@ class HandReplay:
         order = self.order
         trick = self.trick
         assert order is not None and trick is not None
+        if len(cards) >= 4:
+            special = self.rules.special_lead(cards, order)
+            if special is not None:
+                self.log.notice(f"seat {seat} leads {special} ({show(cards)}); this version does "
+                                "not judge such leads, so the rest of the hand is not checked",
+                                self.seq)
+                self.stopped = self.undetermined = True
+                return
         forced = self.pending_forced
         if len(cards) == 1 and forced is None:  # a single: nothing more to check
             trick.lead_class = order.klass[cards[0]]
@@ -1035,6 +1057,8 @@ class HandReplay:
         self.tricks.append(trick)
         self.trick = None
         self.leader = winner
+        self.other_leaders = self.rules.other_leaders(
+            [(p.seat, p.cards) for p in trick.plays], winner, order)
         if not any(self.left):
             self._finish_hand(trick)
 
@@ -1042,20 +1066,23 @@ class HandReplay:
         r = self.rules
         points_table = self.points_table
         kitty_points = sum([points_table[c] for c in self.kitty])
-        multiplier = None
+        multiplier: int | None = None
         points = self.defender_points
         assert last.winner is not None
         if not self.team_side(last.winner) and self.declarer is not None:
             winning = next(p for p in last.plays if p.seat == last.winner)
             assert self.order is not None
-            multiplier = r.kitty_multiplier(decompose(winning.cards, self.order))
-            points += kitty_points * multiplier
+            award, multiplier = r.kitty_award(
+                kitty_points, decompose(winning.cards, self.order),
+                self.order.klass[winning.cards[0]] == TRUMP)
+            points += award
             if self.kitty_hidden:
                 self.log.notice("the kitty has hidden cards: its points are not known", self.seq)
         dealer = self.dealer if self.dealer is not None else self.declarer
         if self.declarer is not None and dealer is not None:
             self.outcome = r.outcome(points, kitty_points, multiplier, dealer, self.declarer,
-                                     contract=self.contract, bombs=self.bombs)
+                                     contract=self.contract, bombs=self.bombs,
+                                     face=self.defender_points, level=self.level)
             for note in self.outcome.notes:
                 self.log.notice(note, self.seq)
             self._close_round(self.outcome)
@@ -1103,7 +1130,7 @@ class HandReplay:
             self.violation("result.trick-number-mismatch",
                            f"the record numbers the trick {ev.trick}; it is trick {t.number}.",
                            trick=t.number, required=f"trick {t.number}")
-        if ev.winner != t.winner:
+        if ev.winner != t.winner and ev.winner not in self.other_leaders:
             self.violation("result.winner-mismatch",
                            f"the record gives trick {t.number} to seat {ev.winner}; by the rules "
                            f"seat {t.winner} wins it.", trick=t.number, seat=ev.winner,
@@ -1141,7 +1168,7 @@ class HandReplay:
         ]
         for name in ("settlement", "round_settlement"):
             recorded = getattr(ev, name)
-            if recorded is not None and sum(recorded) != 0:
+            if recorded is not None and self.rules.zero_sum_settlement and sum(recorded) != 0:
                 self.violation("result.settlement-not-zero",
                                f"the recorded {name.replace('_', ' ')} {recorded} does not sum "
                                "to zero.", trick=None, required="a zero sum")
@@ -1242,10 +1269,12 @@ def steps(hand: Hand, ruleset: Ruleset, context: MatchContext | None = None
         yield ev, state
 
 
-def advance_levels(levels: list[str], change: list[int]) -> list[str]:
-    """Each team's level after a hand (levels stop at A, D-3)."""
+def advance_levels(levels: list[str], change: list[int], past_ace: bool = False) -> list[str]:
+    """Each team's level after a hand: levels stop at A (D-3), or, where a ruleset plays on
+    past A (打万分), at no-trump (``NT``)."""
+    ladder = [*LEVEL_ORDER, "NT"] if past_ace else LEVEL_ORDER
     out = []
     for lv, up in zip(levels, change, strict=False):
-        i = LEVEL_ORDER.index(lv) if lv in LEVEL_ORDER else len(LEVEL_ORDER) - 1
-        out.append(LEVEL_ORDER[min(i + up, len(LEVEL_ORDER) - 1)])
+        i = ladder.index(lv) if lv in ladder else len(ladder) - 1
+        out.append(ladder[min(i + up, len(ladder) - 1)])
     return out

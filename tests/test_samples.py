@@ -17,12 +17,12 @@ VIOLATIONS = ROOT / "samples" / "violations" / "tractor.jsonl"
 
 def test_examples_of_implemented_rulesets_validate_clean():
     examples = ROOT / "samples" / "examples"
-    implemented = ("tractor", "four-deck", "biaofen")
+    implemented = ("tractor", "four-deck", "biaofen", "wanfen")
     reports = [r for r in replay.validate(examples) if r.ruleset in implemented]
-    assert len(reports) == 6  # the Parquet copies are the same hands, counted once
+    assert len(reports) == 7  # the Parquet copies are the same hands, counted once
     reports += [r for r in replay.validate(sorted(examples.glob("*.parquet")))
                 if r.ruleset in implemented]
-    assert len(reports) == 12
+    assert len(reports) == 14
     for r in reports:
         assert r.ok and r.complete, [str(v) for v in r.violations]
 

@@ -180,8 +180,10 @@ class Ruleset(abc.ABC):
     @abc.abstractmethod
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,
-                bombs: tuple[int, ...] = ()) -> Outcome:
-        """The hand's outcome from the defenders' points (with the kitty award)."""
+                bombs: tuple[int, ...] = (), face: int | None = None,
+                level: str | None = None) -> Outcome:
+        """The hand's outcome from the defenders' points (with the kitty award); ``face`` is
+        their points from the tricks alone, ``level`` the rank played (``"NT"`` past A)."""
 
     def surrender_outcome(self, declarer: int, contract: int | None) -> Outcome | None:
         """The outcome of a surrender, where the ruleset allows one (``None``: not checked)."""
@@ -196,6 +198,39 @@ class Ruleset(abc.ABC):
         return None
 
     round_length: int = 0
+
+    zero_sum_settlement: ClassVar[bool] = True
+    """Whether a hand's settlement sums to zero (标分's 档); 打万分's scores do not."""
+    levels_past_ace: ClassVar[bool] = False
+    """Whether levels go on past A to no-trump (打万分)."""
+
+    def trumps_without_declaration(self, kitty: list[Card], level: str | None
+                                   ) -> list[Suit | None] | None:
+        """Every trump the rule for a deal without declarations allows (several where it leaves
+        the dealer a choice; ``None``: the rule decides nothing). By default the one of
+        :meth:`trump_without_declaration`."""
+        one = self.trump_without_declaration(kitty)
+        return None if one == "undetermined" and not isinstance(one, Suit) else [one]  # type: ignore[list-item]
+
+    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool
+                    ) -> tuple[int, int | None]:
+        """The points the defenders add for the kitty when they win the last trick with
+        ``winning`` (its units; ``trump``: a trump play), and the multiplier to record (``None``
+        where the award is not a multiple). By default the kitty's points times
+        :meth:`kitty_multiplier`."""
+        multiplier = self.kitty_multiplier(winning)
+        return kitty_points * multiplier, multiplier
+
+    def special_lead(self, cards: list[int], order: CardOrder) -> str | None:
+        """The name of a special pattern these cards make as a lead (打万分's 同花顺 / 发财 /
+        四季), or ``None``."""
+        return None
+
+    def other_leaders(self, plays: list[tuple[int, list[int]]], winner: int, order: CardOrder
+                      ) -> list[int]:
+        """Seats besides ``winner`` that may lead the next trick (and be recorded as the
+        trick's winner), where the rules leave it open (打万分's 救星, ruling 12)."""
+        return []
 
     def trump_without_declaration(self, kitty: list[Card]) -> Suit | str | None:
         """Trump when nobody declares, from the kitty as dealt; ``"undetermined"`` where the

@@ -89,8 +89,8 @@ class Trick:
     """A trick as the rules decide it (a plain slotted class: one is made per trick)."""
 
     __slots__ = ("failed_throw", "forced", "lead_class", "lead_kinds", "lead_size",
-                 "lead_units", "leader", "number", "plays", "points", "singles_only", "throw",
-                 "trumped", "winner")
+                 "lead_units", "leader", "number", "plays", "points", "singles_only", "special",
+                 "throw", "trumped", "winner")
 
     def __init__(self, number: int, leader: int) -> None:
         self.number = number
@@ -103,6 +103,8 @@ class Trick:
         self.trumped = False
         self.throw = False
         self.failed_throw: list[int] | None = None  # the cards attempted, when a throw failed
+        self.special = ""
+        """The special pattern the trick was led with (打万分's 同花顺 / 发财 / 四季), if any."""
         self.forced: list[list[int]] | None = None
         """After a failed throw: the forced plays the rules allow (each a lowest failing
         unit; several when they tie, ruling 33b; empty when hidden cards decide)."""
@@ -840,6 +842,8 @@ class HandReplay:
                     break
         if leading:
             self._lead(seat, cards)
+        elif trick.special:
+            self._follow_special(seat, cards, hidden_before)
         else:
             self._follow(seat, cards, suit_before, known_before, hidden_before)
         plays = trick.plays
@@ -851,13 +855,15 @@ class HandReplay:
         order = self.order
         trick = self.trick
         assert order is not None and trick is not None
-        if len(cards) >= 4:
+        if len(cards) >= 4 and self.pending_forced is None:
             special = self.rules.special_lead(cards, order)
-            if special is not None:
-                self.log.notice(f"seat {seat} leads {special} ({show(cards)}); this version does "
-                                "not judge such leads, so the rest of the hand is not checked",
-                                self.seq)
-                self.stopped = self.undetermined = True
+            if special is not None:  # led as a trump lead (视为吊主); only its like wins
+                trick.special = special
+                trick.lead_class = TRUMP
+                trick.lead_units = []
+                trick.lead_size = len(cards)
+                trick.lead_kinds = []
+                trick.singles_only = False
                 return
         forced = self.pending_forced
         if len(cards) == 1 and forced is None:  # a single: nothing more to check
@@ -967,6 +973,43 @@ class HandReplay:
                                required=f"seat {seat} held {could}")
                 return
 
+    def _follow_special(self, seat: int, cards: list[int], hidden: int) -> None:
+        """Following a special pattern (ruling 15): the same pattern if the seat held one, else
+        trumps as far as it held them, then anything."""
+        order = self.order
+        trick = self.trick
+        assert order is not None and trick is not None
+        if len(cards) != trick.lead_size:
+            self.violation("play.wrong-count",
+                           f"seat {seat} plays {len(cards)} card(s) to a lead of "
+                           f"{trick.lead_size}.", seat=seat, cards=cards,
+                           required=f"{trick.lead_size} card(s)")
+            return
+        if hidden:
+            return
+        before = list(self.held[seat])
+        for c in cards:
+            before[c] += 1
+        kind = self.rules.pattern_kind(trick.special)
+        if self.rules.special_lead(cards, order) is not None and \
+                self.rules.pattern_kind(self.rules.special_lead(cards, order) or "") == kind:
+            return
+        held_pattern = self.rules.holds_pattern(kind, before, order, len(cards))
+        if held_pattern is not None:
+            self.violation("follow.pattern-required",
+                           f"seat {seat} answers the led {trick.special} with {show(cards)} but "
+                           f"held one ({show(held_pattern)}).", seat=seat, cards=cards,
+                           required=f"seat {seat} plays {show(held_pattern)}")
+            return
+        klass = order.klass
+        trumps_held = sum(before[c] for c in order.members[TRUMP])
+        played = sum(1 for c in cards if klass[c] == TRUMP)
+        if played < min(len(cards), trumps_held):
+            self.violation("follow.suit-required",
+                           f"seat {seat} plays {played} trump(s) to a {trick.special}, a trump "
+                           f"lead, but held {trumps_held}.", seat=seat, cards=cards,
+                           required=f"{min(len(cards), trumps_held)} trump(s)")
+
     def _suit_before(self, seat: int, klass: int, played: list[int]) -> dict[int, int]:
         """The seat's known cards of a suit class before ``played`` left its hand."""
         assert self.order is not None
@@ -1046,7 +1089,8 @@ class HandReplay:
                 p.role = "trump"
             else:
                 p.role = "discard"
-            key = play_strength(order, lead_class, kinds, p.cards)
+            key = (self.rules.pattern_strength(trick.special, p.cards, order)
+                   if trick.special else play_strength(order, lead_class, kinds, p.cards))
             if key is not None and (best_key is None or key > best_key):
                 best_key, winner = key, p.seat
         trick.trumped = best_key is not None and best_key[0] == 1
@@ -1072,9 +1116,10 @@ class HandReplay:
         if not self.team_side(last.winner) and self.declarer is not None:
             winning = next(p for p in last.plays if p.seat == last.winner)
             assert self.order is not None
+            pattern = (r.special_lead(winning.cards, self.order) or "") if last.special else ""
             award, multiplier = r.kitty_award(
                 kitty_points, decompose(winning.cards, self.order),
-                self.order.klass[winning.cards[0]] == TRUMP)
+                self.order.klass[winning.cards[0]] == TRUMP, pattern)
             points += award
             if self.kitty_hidden:
                 self.log.notice("the kitty has hidden cards: its points are not known", self.seq)

@@ -20,6 +20,7 @@ RULES_ZH: dict[str, str] = {
     "event.no-such-seat": "记录中的座位号不存在。",
     "follow.chain-required": "有相应的连牌必须跟出。",
     "follow.pair-required": "首家出对，有对必须跟对。",
+    "follow.pattern-required": "首家出同花顺、发财或四季时，有同样牌型必须跟出。",
     "follow.quad-required": "首家出四张，须按规定顺序跟牌。",
     "follow.quad-tractor-required": "首家出连四，须按规定顺序跟牌。",
     "follow.revoke": "此前已表明没有该花色，后来却出了该花色的牌。",

@@ -96,9 +96,13 @@ def simulate_match(rules: Ruleset, match: str, seed: int, *, hands: int | None =
             continue
         levels = context.levels or ["2", "2"]
         change = state_out.level_change or [0, 0]
-        passed = any(LEVEL_ORDER.index(lv) + up >= len(LEVEL_ORDER)
+        ladder = [*LEVEL_ORDER, "NT"] if rules.levels_past_ace else LEVEL_ORDER
+        passed = any(ladder.index(lv) + up >= len(ladder)
                      for lv, up in zip(levels, change, strict=False))
-        context.levels = advance_levels(levels, change)
+        if rules.levels_past_ace and "NT" in levels and state_out.next_dealer is not None \
+                and state_out.next_dealer % 2 == declarer % 2 and levels[declarer % 2] == "NT":
+            passed = True  # 无主稳庄: the full climb, the race to 10,000 won
+        context.levels = advance_levels(levels, change, rules.levels_past_ace)
         context.next_dealer = state_out.next_dealer
         dealer = state_out.next_dealer
         if hands is None and passed:
@@ -134,9 +138,17 @@ def _play_hand(rules: Ruleset, match: str, number: int, header: MatchStart,
         b.add(Declare, seat=seat, cards=tokens(Card(c) for c in cards), drawn=drawn)
     st = b.state
     if not decls:
-        third = Card(kitty[2])
-        b.add(TrumpChosen, trump="NT" if third.is_joker else third.suit.value,  # type: ignore[union-attr]
-              cards=[str(third)])
+        level_now = levels[dealer % 2] if dealer is not None else "2"
+        own_rule = type(rules).trumps_without_declaration is not Ruleset.trumps_without_declaration
+        chosen = (rules.trumps_without_declaration([Card(c) for c in kitty], level_now)
+                  if own_rule else None)
+        if chosen:  # a rule of several answers (打万分: the kitty turned for a level card)
+            b.add(TrumpChosen, trump="NT" if chosen[0] is None else chosen[0].value,
+                  cards=[str(Card(c)) for c in kitty])
+        else:
+            third = Card(kitty[2])
+            b.add(TrumpChosen, trump="NT" if third.is_joker else third.suit.value,  # type: ignore[union-attr]
+                  cards=[str(third)])
     declarer = st.declarer
     assert declarer is not None
     levels = list(context.levels or ["2", "2"])

@@ -15,6 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
+import msgspec
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "samples"))
@@ -34,6 +36,7 @@ MATCHES = [  # (file stem, ruleset, options, seed)
     ("four-deck", "four-deck", {}, 4),
     ("biaofen-3p", "biaofen", {"players": 3}, 5),
     ("biaofen-4p", "biaofen", {"players": 4}, 6),
+    ("wanfen", "wanfen", {}, 7),
 ]
 
 
@@ -47,7 +50,8 @@ def matches(root: Path) -> None:
         files.dump(events, out / f"{stem}.parquet")
         # The injected copy is the same match under its own id, so that reading both files
         # together counts every hand (the same id twice would be the same hands twice).
-        twin = list(simulate(rules, matches=1, seed=seed, prefix=f"{stem}-injected"))
+        twin = [msgspec.structs.replace(e, match=e.match.replace(stem, f"{stem}-injected", 1))
+                for e in events]
         injected, labels = inject_violations(twin, rate=0.5, seed=seed, rules=rules)
         files.dump(injected, out / f"{stem}-injected.jsonl")
         files.jsonl.write_objects(labels, out / f"{stem}-injected.labels.jsonl")

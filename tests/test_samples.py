@@ -100,3 +100,15 @@ def test_every_rule_id_of_the_biaofen_spec_has_a_test():
     own = {i for i in ids if i.startswith(("auction.", "surrender.")) or "settlement" in i}
     missing = [i for i in ids if i not in (tests if i in own else tests + shared)]
     assert not missing, f"rule ids without a test: {missing}"
+
+
+def test_every_rule_id_of_the_wanfen_spec_has_a_test():
+    ids = spec_ids((ROOT / "docs" / "rules" / "wanfen.md").read_text())
+    own = (ROOT / "tests" / "test_wanfen_rules.py").read_text()
+    shared = (ROOT / "tests" / "test_tractor_rules.py").read_text() + \
+        (ROOT / "samples" / "violations" / "tractor.jsonl").read_text()
+    own_ids = {"follow.pattern-required", "throw.trump-not-allowed", "declare.own-switch",
+               "declare.not-higher", "declare.not-a-step", "throw.wrong-forced-play",
+               "follow.pair-required"}
+    for rule in ids:
+        assert rule in (own if rule in own_ids else own + shared), f"{rule} has no test"

@@ -29,7 +29,7 @@ def test_same_seed_same_games():
 
 
 VARIANTS = [("tractor", 1), ("tractor", 2), ("tractor", 3), ("four-deck", 4), ("biaofen", 3),
-            ("biaofen", 4)]
+            ("biaofen", 4), ("wanfen", 2)]
 
 
 def ruleset(name, n):
@@ -51,12 +51,14 @@ def test_simulated_matches_are_clean_and_complete(name, decks):
 
 
 RECALL_HANDS = {("tractor", 1): 1200, ("tractor", 2): 1000, ("tractor", 3): 600,
-                ("four-deck", 4): 500, ("biaofen", 3): 700, ("biaofen", 4): 700}
+                ("four-deck", 4): 500, ("biaofen", 3): 700, ("biaofen", 4): 700,
+                ("wanfen", 2): 2000}
 NOT_APPLICABLE = {
     "tractor": {"auction.not-lower", "auction.out-of-turn", "auction.trump-after-kitty",
                 "result.settlement-mismatch"},
     "four-deck": {"auction.not-lower", "auction.out-of-turn", "auction.trump-after-kitty",
                   "result.settlement-mismatch"},
+    "wanfen": {"auction.not-lower", "auction.out-of-turn", "auction.trump-after-kitty"},
     "biaofen": {"result.level-change-mismatch", "result.next-dealer-mismatch",
                 "declare.cards-not-held", "hand.dealer-mismatch", "throw.beatable"},
 }

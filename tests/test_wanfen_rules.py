@@ -202,9 +202,104 @@ def test_the_saviour_may_hand_the_lead_to_the_rescued_partner():
     assert "play.out-of-turn" in rules_of(report)
 
 
-def test_an_eight_card_pattern_is_undetermined_not_a_violation():
-    """同花顺, 发财, 四季 (rulings 14, 15) are recognised and, in this version, not judged."""
-    holdings = ["5S 5H 5C 5D 9C", "6S 7S 8S 9S TS", "4D 6D 7D 8D 9D", "3H 4H 6H 7H 8H"]
-    report = run(holdings, [(0, "5S 5H 5C 5D")], trump="D", level="2", ruleset="wanfen")
-    assert rules_of(report) == [] and report.notices
+def test_a_seasons_lead_is_a_trump_lead_only_its_like_beats():
+    """四季 (「四个数字中春、夏、秋、冬各一张…四季中，级牌四季最大」) is led as a trump lead; a
+    follower holding one must play it, and only a 四季 wins (ruling 15)."""
+    holdings = ["5S 5H 5C 5D 9C", "6S 6H 6C 6D TS", "4D 6D 7D 8D 9D", "3H 4H AS 7H 8H"]
+    report = run(holdings, [(0, "5S 5H 5C 5D"), (1, "6S 6H 6C 6D"), (2, "4D 6D 7D 8D"),
+                            (3, "AS 3H 4H 7H")], trump="D", level="2", ruleset="wanfen")
+    assert rules_of(report) == [] and report.tricks[0].winner == 1
+    report = run(holdings, [(0, "5S 5H 5C 5D"), (1, "6S 6H 6C TS")], trump="D", level="2",
+                 ruleset="wanfen")
+    assert rules_of(report) == ["follow.pattern-required"]
+    report = run(holdings, [(0, "5S 5H 5C 5D"), (1, "6S 6H 6C 6D"), (2, "4D 6D 7D 8D"),
+                            (3, "3H 4H 7H 8H")], trump="D", level="2", ruleset="wanfen")
+    assert rules_of(report) == ["follow.suit-required"]  # seat 3 held a trump, ♠A (军长)
+
+
+def test_the_level_seasons_is_the_highest():
+    holdings = ["5S 5H 5C 5D", "2S 2H 2C 2D", "4D 6D 7D 8D", "3H 4H 7H 8H"]
+    report = run(holdings, [(0, "5S 5H 5C 5D"), (1, "2S 2H 2C 2D"), (2, "4D 6D 7D 8D"),
+                            (3, "3H 4H 7H 8H")], trump="C", level="2", ruleset="wanfen")
+    assert report.tricks[0].winner == 1
+
+
+def test_straights_compare_by_their_top_card():
+    """「如某家出黑桃同花顺45678910J，另一家可用其他同花顺5678910JQ大过他」; a level card, 书记 or a
+    special card cannot stand in one, nor can the level rank be bridged (ruling 14)."""
+    o = W("D", "2")
+    rules = get_ruleset("wanfen")
+    order = o.card_order
+
+    def ints(text):
+        return [int(c) for c in __import__("gamelog").parse_cards(text)]
+
+    low, high = ints("4S 5S 6S 7S 8S 9S TS JS"), ints("5H 6H 7H 8H 9H TH JH QH")
+    assert rules.special_lead(low, order) == rules.special_lead(high, order) == "同花顺 (a straight of eight)"
+    assert rules.pattern_strength(rules.special_lead(low, order), high, order) > \
+        rules.pattern_strength(rules.special_lead(low, order), low, order)
+    assert rules.special_lead(ints("5C 6C 7C 8C 9C TC JC QC"), W("D", "6").card_order) is None
+    assert rules.special_lead(ints("3D 4D 5D 6D 7D 8D 9D TD"), order) is None  # ♦3 is 书记
+    holdings = ["4S 5S 6S 7S 8S 9S TS JS", "5H 6H 7H 8H 9H TH JH QH", "4D 6D 7D 8D 9D TD JD QD",
+                "3H 4H 7C 8C 9C TC JC QC"]
+    report = run(holdings, [(0, "4S 5S 6S 7S 8S 9S TS JS"), (1, "5H 6H 7H 8H 9H TH JH QH"),
+                            (2, "4D 6D 7D 8D 9D TD JD QD"), (3, "3H 4H 7C 8C 9C TC JC QC")],
+                 trump="D", level="2", ruleset="wanfen")
+    assert rules_of(report) == [] and report.tricks[0].winner == 1
+
+
+def test_special_kitty_awards():
+    """「同花顺主：记满分10000分」, 「同花顺副牌：记1000分」, 「发财抠」, 「四大天王抠」, 「四季抠：记1000分」
+    replace the formula (ruling 20)."""
+    rules = get_ruleset("wanfen")
+    assert rules.kitty_award(80, [], True, "同花顺 (a straight of eight)") == (10_000, None)
+    assert rules.kitty_award(80, [], False, "同花顺 (a straight of eight)") == (1_000, None)
+    assert rules.kitty_award(80, [], True, "发财 (eight of one rank)") == (10_000, None)
+    assert rules.kitty_award(80, [], True, "四大天王 (the four jokers)") == (10_000, None)
+    assert rules.kitty_award(80, [], False, "四季 (one of each suit)") == (1_000, None)
     assert points("5S KS TH") == 25
+
+
+def test_recorded_results_are_checked_hand_by_hand():
+    """Every recorded score, level change and next dealer is recomputed (§10): a simulated
+    hand's result altered field by field is reported under its rule id."""
+    import msgspec
+
+    from gamelog import Result, dumps, loads
+    from replay import validate_hands
+    from replay.simulate import simulate
+
+    events = list(simulate(get_ruleset("wanfen"), matches=1, seed=3, hands=4))
+    hands = [h for m in loads(dumps(events)) for h in m.hands]
+    hand = next(h for h in hands if isinstance(h.events[-1], Result)
+                and h.events[-1].settlement is not None)
+    result = hand.events[-1]
+    for field, value, rule in (
+            ("settlement", [s + 600 for s in result.settlement], "result.settlement-mismatch"),
+            ("defender_points", result.defender_points + 5, "result.points-mismatch"),
+            ("next_dealer", (result.next_dealer + 1) % 4, "result.next-dealer-mismatch"),
+            ("level_change", [9, 9], "result.level-change-mismatch")):
+        altered = msgspec.structs.replace(result, **{field: value})
+        report = next(validate_hands([type(hand)(hand.match, hand.number,
+                                                 [*hand.events[:-1], altered], hand.header)]))
+        assert rule in [v.rule for v in report.violations], field
+
+
+def test_a_trump_not_from_the_kitty_is_reported():
+    """No declaration: the record's trump must be one the kitty allows (ruling 25)."""
+    from gamelog import TrumpChosen
+
+    def hand_with(trump):
+        deal = [["4S"] * 1, ["5S"], ["6S"], ["7S"]]
+        kitty = "4S 9D KH 7C BJ 5S 3C KD".split()
+        events = [HandStart(match="k", hand=1, seq=0, level="2", first_draw=0, dealer=0),
+                  Deal(match="k", hand=1, seq=1, holdings=deal, kitty=kitty),
+                  TrumpChosen(match="k", hand=1, seq=2, trump=trump, seat=0, cards=kitty)]
+        header = MatchStart(match="k", hand=0, seq=0, version=FORMAT_VERSION,
+                            ruleset="wanfen", players=4, decks=2)
+        report = replay_hand(Hand(match="k", number=1, events=events, header=header),
+                             get_ruleset("wanfen"))
+        return [v.rule for v in report.violations if not v.rule.startswith("deal.")]
+
+    assert hand_with("H") == [] and hand_with("C") == []  # the largest, or the smallest
+    assert hand_with("S") == ["trump.wrong"]

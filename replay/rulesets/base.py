@@ -212,18 +212,34 @@ class Ruleset(abc.ABC):
         one = self.trump_without_declaration(kitty)
         return None if one == "undetermined" and not isinstance(one, Suit) else [one]  # type: ignore[list-item]
 
-    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool
-                    ) -> tuple[int, int | None]:
+    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool,
+                    pattern: str = "") -> tuple[int, int | None]:
         """The points the defenders add for the kitty when they win the last trick with
-        ``winning`` (its units; ``trump``: a trump play), and the multiplier to record (``None``
-        where the award is not a multiple). By default the kitty's points times
-        :meth:`kitty_multiplier`."""
+        ``winning`` (its units; ``trump``: a trump play; ``pattern``: the special pattern it
+        makes, if any), and the multiplier to record (``None`` where the award is not a
+        multiple). By default the kitty's points times :meth:`kitty_multiplier`."""
         multiplier = self.kitty_multiplier(winning)
         return kitty_points * multiplier, multiplier
 
     def special_lead(self, cards: list[int], order: CardOrder) -> str | None:
         """The name of a special pattern these cards make as a lead (打万分's 同花顺 / 发财 /
         四季), or ``None``."""
+        return None
+
+    def pattern_kind(self, pattern: str) -> str:
+        """The kind of a special pattern (what answers it: 同花顺 for 同花顺, ...)."""
+        return pattern
+
+    def holds_pattern(self, kind: str, held: list[int], order: CardOrder, size: int
+                      ) -> list[int] | None:
+        """Cards of ``held`` (copies by card) making a special pattern of ``kind``, or
+        ``None``."""
+        return None
+
+    def pattern_strength(self, pattern: str, cards: list[int], order: CardOrder
+                         ) -> tuple[int, int] | None:
+        """How strongly ``cards`` compete in a trick led with a special pattern: only the same
+        kind of pattern can win (``None`` otherwise); higher wins, ties go to the first."""
         return None
 
     def other_leaders(self, plays: list[tuple[int, list[int]]], winner: int, order: CardOrder

@@ -31,6 +31,10 @@ SAVIOUR = int(Card.of(Rank.ACE, Suit.HEARTS))
 """救星: ♥A, a permanent trump just below the level cards, worth 10 points."""
 TOTAL_POINTS = 220
 """「总分：10*8+ K*8+ 5*8+救星*2=220分」."""
+STRAIGHT = "同花顺 (a straight of eight)"
+FORTUNE = "发财 (eight of one rank)"
+SEASONS = "四季 (one of each suit)"
+JOKERS = "四大天王 (the four jokers)"
 TAKEOVER = 100
 LEVEL_POINTS = 600
 FULL_CLIMB = 2200
@@ -161,11 +165,19 @@ class Wanfen(Ruleset):
     def kitty_multiplier(self, winning: list[Unit]) -> int:
         return 1  # not a multiple: see kitty_award
 
-    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool
-                    ) -> tuple[int, int | None]:
+    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool,
+                    pattern: str = "") -> tuple[int, int | None]:
         """抠底 by the last trick's winning play (ruling 18): off-suit singles (a throw without
         pairs) the kitty's points; off-suit pairs kitty × 2 × pairs; a trump single kitty + 100;
-        trump pairs kitty + 1000 × pairs. No multiplier is recorded."""
+        trump pairs kitty + 1000 × pairs. A special pattern replaces the formula (ruling 20): a
+        trump 同花顺, 发财 or the four jokers 10,000, an off-suit 同花顺 or 四季 1,000. No
+        multiplier is recorded."""
+        if pattern == STRAIGHT:
+            return (10_000 if trump else 1_000), None
+        if pattern in (FORTUNE, JOKERS):
+            return 10_000, None
+        if pattern == SEASONS:
+            return 1_000, None
         pairs = sum(u.length for u in winning if u.width >= 2)
         if not trump:
             return (kitty_points * 2 * pairs if pairs else kitty_points), None
@@ -174,29 +186,64 @@ class Wanfen(Ruleset):
     def special_lead(self, cards: list[int], order: CardOrder) -> str | None:
         """同花顺 (8 consecutive cards of one suit, no special card, no bridging of the level),
         发财 (8 of one rank), 四季 (one of each suit of one rank), or the four jokers: the
-        patterns of seed 000 §6-8 (rulings 14, 15, 20), recognised, not yet judged."""
+        patterns of seed 000 §6-8 (rulings 14, 15, 20)."""
+        if len(cards) not in (4, 8):
+            return None
         as_cards = [Card(c) for c in cards]
         if sorted(cards) == sorted([BIG_JOKER_INDEX] * 2 + [LITTLE_JOKER_INDEX] * 2):
-            return "the four jokers (四大天王)"
+            return JOKERS
         if any(c.is_joker for c in as_cards):
             return None
         ranks = {c.rank for c in as_cards}
         suits = [c.suit for c in as_cards]
         if len(cards) == 8 and len(ranks) == 1:
-            return "发财 (eight of one rank)"
+            return FORTUNE
         if len(cards) == 4 and len(ranks) == 1 and len(set(suits)) == 4:
-            return "四季 (one of each suit)"
+            return SEASONS
         if len(cards) == 8 and len(set(suits)) == 1 and len(ranks) == 8:
-            values = sorted(int(r) for r in ranks)
-            specials = {COMMANDER, SAVIOUR}
-            level = order.level
-            secretary = secretary_rank(level) if order.trump is not None else None
-            if (values == list(range(values[0], values[0] + 8))
-                    and not any(int(c) in specials or c.rank == level
-                                or (c.suit == order.trump and c.rank == secretary)
-                                for c in as_cards)):
-                return "同花顺 (a straight of eight)"
+            values = sorted(int(r) for r in ranks)  # type: ignore[arg-type]
+            if values == list(range(values[0], values[0] + 8)) and all(
+                    _straight_card(c, order) for c in cards):
+                return STRAIGHT
         return None
+
+    def holds_pattern(self, kind: str, held: list[int], order: CardOrder, size: int
+                      ) -> list[int] | None:
+        """Cards of ``held`` making a pattern of ``kind`` (ruling 15: a follower holding one
+        must play it)."""
+        if kind == JOKERS:
+            return ([BIG_JOKER_INDEX] * 2 + [LITTLE_JOKER_INDEX] * 2
+                    if held[BIG_JOKER_INDEX] >= 2 and held[LITTLE_JOKER_INDEX] >= 2 else None)
+        for r in Rank:
+            of_rank = [int(Card.of(r, s)) for s in SUITS]
+            if kind == FORTUNE and sum(held[c] for c in of_rank) >= 8:
+                return [c for c in of_rank for _ in range(held[c])][:8]
+            if kind == SEASONS and all(held[c] for c in of_rank):
+                return of_rank
+        if kind == STRAIGHT:
+            for s in SUITS:
+                run: list[int] = []
+                for r in Rank:
+                    c = int(Card.of(r, s))
+                    run = [*run, c] if held[c] and _straight_card(c, order) else []
+                    if len(run) == 8:
+                        return run
+        return None
+
+    def pattern_strength(self, pattern: str, cards: list[int], order: CardOrder
+                         ) -> tuple[int, int] | None:
+        """Only the same pattern wins (ruling 15): straights by their top card's trick power (a
+        trump straight over any off-suit one), 发财 and 四季 by rank with the level rank
+        highest; equal: the first played."""
+        if self.special_lead(cards, order) != pattern:
+            return None
+        if pattern == STRAIGHT:
+            top = max(cards, key=lambda c: int(Card(c).rank))  # type: ignore[arg-type]
+            return (1 if order.klass[top] == TRUMP else 0, order.power[top])
+        if pattern in (FORTUNE, SEASONS):
+            rank = Card(cards[0]).rank
+            return (1 if rank == order.level else 0, int(rank))  # type: ignore[arg-type]
+        return (0, 0)
 
     def other_leaders(self, plays: list[tuple[int, list[int]]], winner: int, order: CardOrder
                       ) -> list[int]:
@@ -270,6 +317,14 @@ class Wanfen(Ruleset):
 
     def point_thresholds(self) -> list[tuple[int, str]]:
         return [(100, "defenders take the deal")]
+
+
+def _straight_card(card: int, order: CardOrder) -> bool:
+    """Whether a card may stand in a 同花顺: no level card, 书记, 军长 or 救星 (ruling 14)."""
+    c = Card(card)
+    if card in (COMMANDER, SAVIOUR) or c.is_joker or c.rank == order.level:
+        return False
+    return not (c.suit == order.trump and c.rank == secretary_rank(order.level))
 
 
 @cache

@@ -291,7 +291,7 @@ def test_a_trump_not_from_the_kitty_is_reported():
 
     def hand_with(trump):
         deal = [["4S"] * 1, ["5S"], ["6S"], ["7S"]]
-        kitty = "4S 9D KH 7C BJ 5S 3C KD".split()
+        kitty = ["4S", "9D", "KH", "7C", "BJ", "5S", "3C", "KD"]
         events = [HandStart(match="k", hand=1, seq=0, level="2", first_draw=0, dealer=0),
                   Deal(match="k", hand=1, seq=1, holdings=deal, kitty=kitty),
                   TrumpChosen(match="k", hand=1, seq=2, trump=trump, seat=0, cards=kitty)]

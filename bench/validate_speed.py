@@ -3,6 +3,7 @@
     python bench/validate_speed.py                  # 20,000 hands
     python bench/validate_speed.py --hands 2000 --no-memory
     python bench/validate_speed.py --hands 1000 --ruleset four-deck --no-memory
+    python bench/validate_speed.py --hands 5000 --ruleset wanfen --no-memory
 
 Simulates ``--hands`` distinct two-deck hands once (bench/data/sim-2deck-N.jsonl, whole matches
 of 20 hands), then times, best of ``--repeat``:
@@ -99,12 +100,12 @@ def main() -> None:
     ap.add_argument("--no-memory", action="store_true", help="skip the memory check")
     ap.add_argument("--million", action="store_true",
                     help="also check memory on 1,000,000 hands (a file of about 8.8 GB)")
-    ap.add_argument("--ruleset", default="tractor", choices=["tractor", "four-deck"],
-                    help="tractor (two decks) or four-deck")
+    ap.add_argument("--ruleset", default="tractor", choices=["tractor", "four-deck", "wanfen"],
+                    help="tractor (two decks), four-deck or wanfen")
     args = ap.parse_args()
     data = ROOT / "bench" / "data"
     data.mkdir(parents=True, exist_ok=True)
-    stem = "sim-2deck" if args.ruleset == "tractor" else "sim-4deck"
+    stem = {"tractor": "sim-2deck", "four-deck": "sim-4deck", "wanfen": "sim-wanfen"}[args.ruleset]
     path = data / f"{stem}-{args.hands}.jsonl"
     if not path.exists():
         t0 = time.perf_counter()

@@ -55,6 +55,8 @@ LABELS = {
         "chart_levels": "Levels by hand", "chart_distribution": "Defenders' points per hand",
         "chart_tricks": "Tricks won", "chart_capture": "Points captured as defenders",
         "chart_rules": "Violations by rule", "back": "back to the dashboard",
+        "chart_race": "The race to 10,000 (打万分)", "chart_awards": "Kitty awards (抠底)",
+        "score": "Score", "award": "Award",
         "no_trump": "no-trump", "tricks_won": "tricks won", "player": "Player",
         "notices": "Undetermined", "lead": "lead", "bid_accuracy": "Bid accuracy",
         "chart_bids": "Winning bid against the defenders' points", "winning_bid": "Winning bid",
@@ -77,6 +79,8 @@ LABELS = {
         "summary": "摘要", "clean": "无违规", "with_violations": "有违规",
         "chart_points": "闲家累计得分", "chart_levels": "各局级数", "chart_distribution": "闲家得分分布",
         "chart_tricks": "赢轮数", "chart_capture": "闲家捡分", "chart_rules": "违规统计",
+        "chart_race": "打万分：先记满10000分", "chart_awards": "抠底得分", "score": "总分",
+        "award": "抠底分",
         "back": "返回总览", "no_trump": "无主", "tricks_won": "赢轮", "player": "玩家",
         "notices": "无法判定", "lead": "首出", "bid_accuracy": "叫分准确度",
         "chart_bids": "标分与边家得分", "winning_bid": "中标分", "made": "庄胜率",
@@ -329,6 +333,27 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
                                      line={"dash": "dot", "color": "#c0392b"}))
         fig.update_layout(title=L["chart_bids"], xaxis_title=L["winning_bid"],
                           yaxis_title=L["defenders_points"])
+        charts.append(Chart(fig))
+    race = hands.filter(pl.col("scores").is_not_null()) if not hands.is_empty() else hands
+    if not race.is_empty():  # 打万分: each team's running score, hand by hand
+        fig = go.Figure()
+        for match in race["match"].unique(maintain_order=True).to_list():
+            rows = race.filter(pl.col("match") == match).sort("hand")
+            for team in (0, 1):
+                fig.add_trace(go.Scatter(
+                    x=rows["hand"].to_list(), y=[s[team] for s in rows["scores"].to_list()],
+                    mode="lines+markers", name=chart_text(f"{match} · team {team}")))
+        fig.add_hline(y=10_000, line_dash="dot", line_color="#c0392b")
+        fig.update_layout(title=L["chart_race"], xaxis_title=L["hand"], yaxis_title=L["score"])
+        charts.append(Chart(fig))
+    awards = (hands.filter(pl.col("kitty_award").is_not_null() & (pl.col("ruleset") == "wanfen"))
+              if not hands.is_empty() else hands)
+    if not awards.is_empty():
+        fig = go.Figure(go.Bar(
+            x=[chart_text(f"{m} #{h}") for m, h in zip(awards["match"].to_list(),
+                                                       awards["hand"].to_list(), strict=True)],
+            y=awards["kitty_award"].to_list()))
+        fig.update_layout(title=L["chart_awards"], yaxis_title=L["award"])
         charts.append(Chart(fig))
     rules = violations_by_rule(frames)
     if not rules.is_empty():

@@ -81,7 +81,8 @@ def validate_hands(hands: Iterable[Hand], *, ruleset: str | None = None,
             if len(contexts) >= _OPEN_MATCHES:
                 contexts.popitem(last=False)
             levels = list(hand.header.levels) if hand.header and hand.header.levels else None
-            ctx = contexts[key] = MatchContext(levels=levels if hand.number <= 1 else None)
+            ctx = contexts[key] = MatchContext(levels=levels if hand.number <= 1 else None,
+                                               scores=[0, 0] if hand.number <= 1 else None)
         try:
             if configured is not None and configured[0] is hand.header:
                 rules = configured[1]
@@ -121,6 +122,7 @@ def _carry(ctx: MatchContext, hand: Hand, report: HandReport, past_ace: bool = F
     if report.outcome is not None:
         options.append((report.outcome.level_change, report.outcome.next_dealer))
     recorded = next((e for e in reversed(hand.events) if isinstance(e, Result)), None)
+    ctx.scores = _running_scores(ctx.scores, report, recorded)
     if recorded is not None and (report.violations or report.outcome is None):
         options.append((recorded.level_change, recorded.next_dealer))
     ctx.levels = None
@@ -144,6 +146,20 @@ def clear_caches() -> None:
     engine._DECLARATIONS.clear()
     units._DECOMPOSED.clear()
     units._VALUES.clear()
+
+
+def _running_scores(before: list[int] | None, report: HandReport, recorded: Result | None
+                    ) -> list[int] | None:
+    """Each team's running score after a hand (打万分): the rules' own when the hand broke no
+    rule, else the recorded settlement added to the scores before (so that one broken hand
+    does not condemn the next), else the rules' own; ``None`` when unknown."""
+    computed = report.outcome.scores if report.outcome is not None else None
+    if computed is not None and not report.violations:
+        return computed
+    if before is not None and recorded is not None and recorded.settlement is not None \
+            and len(recorded.settlement) >= 2:
+        return [before[0] + recorded.settlement[0], before[1] + recorded.settlement[1]]
+    return computed
 
 
 def validate(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,

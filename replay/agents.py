@@ -167,6 +167,10 @@ class HeuristicAgent:
                 if u.width == 1 and u not in sure:
                     score = -order.power[u.cards[0]] / 20  # lead a low single
                 options.append((score + rng.random() * 0.3, u.all_cards()))
+        for kind in view.rules.pattern_kinds:  # 打万分's 同花顺 / 发财 / 四季: only its like beats it
+            found = view.rules.holds_pattern(kind, view.hand, order, 0)
+            if found is not None:
+                options.append((4.0 + len(found) / 2 + rng.random(), found))
         return max(options, key=lambda o: o[0])[1]
 
     # -- following ----------------------------------------------------------------------------------
@@ -179,10 +183,16 @@ class HeuristicAgent:
         candidates = [spec.lowest(lambda c: (Card(c).points, power(c)))]
         candidates += [spec.sample(self.rng) for _ in range(5)]
         kinds = [u.kind for u in trick.lead_units]
+
+        def strength(cards: list[int]) -> tuple[int, int] | None:
+            if trick.special:  # a special pattern: only its like competes
+                return view.rules.pattern_strength(trick.special, cards, order)
+            return play_strength(order, trick.lead_class, kinds, cards)
+
         best_now = None
         winner = None
         for p in trick.plays:
-            key = play_strength(order, trick.lead_class, kinds, p.cards)
+            key = strength(p.cards)
             if key is not None and (best_now is None or key > best_now):
                 best_now, winner = key, p.seat
         points = sum(Card(c).points for p in trick.plays for c in p.cards)
@@ -196,7 +206,7 @@ class HeuristicAgent:
             return max(candidates, key=lambda cs: sum(Card(c).points for c in cs) - 0.01 * cost(cs))
         winning = []
         for cs in candidates:
-            key = play_strength(order, trick.lead_class, kinds, cs)
+            key = strength(cs)
             if key is not None and (best_now is None or key > best_now):
                 winning.append(cs)
         if winning and (points > 0 or last or self.rng.random() < 0.4):

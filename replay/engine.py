@@ -283,6 +283,12 @@ class HandReplay:
         self.levels = list(ev.levels) if ev.levels else self.context.levels
         self.level = ev.level
         ctx = self.context
+        target = self.rules.match_target
+        if target is not None and ctx.scores is not None and max(ctx.scores) >= target:
+            self.violation("hand.after-match-end",
+                           f"a hand is played after team {ctx.scores.index(max(ctx.scores))} "
+                           f"reached {target:,} points (scores {ctx.scores}), which won the "
+                           "match.", required="no further hand")
         dealers = ctx.accepted_dealers or ([ctx.next_dealer] if ctx.next_dealer is not None else [])
         if dealers and ev.dealer is not None and ev.dealer not in dealers:
             self.violation("hand.dealer-mismatch",
@@ -1111,6 +1117,7 @@ class HandReplay:
         points_table = self.points_table
         kitty_points = sum([points_table[c] for c in self.kitty])
         multiplier: int | None = None
+        kitty_award: int | None = None
         points = self.defender_points
         assert last.winner is not None
         if not self.team_side(last.winner) and self.declarer is not None:
@@ -1121,13 +1128,16 @@ class HandReplay:
                 kitty_points, decompose(winning.cards, self.order),
                 self.order.klass[winning.cards[0]] == TRUMP, pattern)
             points += award
+            kitty_award = award
             if self.kitty_hidden:
                 self.log.notice("the kitty has hidden cards: its points are not known", self.seq)
         dealer = self.dealer if self.dealer is not None else self.declarer
         if self.declarer is not None and dealer is not None:
             self.outcome = r.outcome(points, kitty_points, multiplier, dealer, self.declarer,
                                      contract=self.contract, bombs=self.bombs,
-                                     face=self.defender_points, level=self.level)
+                                     face=self.defender_points, level=self.level,
+                                     totals=self.context.scores)
+            self.outcome.kitty_award = kitty_award
             for note in self.outcome.notes:
                 self.log.notice(note, self.seq)
             self._close_round(self.outcome)
@@ -1225,6 +1235,8 @@ class HandReplay:
                 continue
             if name == "round_settlement" and recorded in self.round_options:
                 continue
+            if name == "settlement" and computed is None:
+                continue  # the rules could not settle it here (a notice says why)
             if recorded != computed:
                 self.violation(rule, f"the record gives {label} as {recorded}; by the rules it is "
                                      f"{computed}.", trick=None, required=f"{computed}")

@@ -106,11 +106,22 @@ class FollowSpec:
     required: list[int]
     order: CardOrder
     answers: list[list[tuple[tuple[int, int], ...]]] = field(default_factory=list)
+    pattern: list[int] | None = None
+    """Against a special pattern (打万分's 同花顺 / 发财 / 四季): the one the seat holds and must
+    play (ruling 15), if any."""
+    same_kind: object = None
+    """Against a special pattern: ``f(cards)``, whether cards make a pattern of the led kind."""
 
     def contains(self, cards: list[int]) -> bool:
         """Whether ``cards`` is a legal follow (by exhaustive search over answers)."""
         if len(cards) != self.n:
             return False
+        if self.pattern is not None:
+            held = {**self.suit}
+            for c, k in self.others.items():
+                held[c] = held.get(c, 0) + k
+            return (all(held.get(c, 0) >= k for c, k in counts_of(cards).items())
+                    and bool(self.same_kind(cards)))  # type: ignore[operator]
         have = counts_of(cards)
         pool = {**self.suit}
         for c, k in self.others.items():
@@ -177,6 +188,8 @@ class FollowSpec:
         return self._build(None, power)
 
     def _build(self, rng: random.Random | None, power) -> list[int]:  # type: ignore[no-untyped-def]
+        if self.pattern is not None:
+            return list(self.pattern)
         avail = dict(self.suit)
         chosen: list[int] = []
         budget = self.m
@@ -247,11 +260,25 @@ def follow_spec(state: HandReplay, seat: int) -> FollowSpec:
     trick = state.trick
     assert order is not None and trick is not None and trick.plays
     k = trick.lead_class
-    n = sum(u.size for u in trick.lead_units)
+    n = trick.lead_size if trick.special else sum(u.size for u in trick.lead_units)
     suit = state.class_holding(seat, k)
     held = state.held[seat]
     others = {c: held[c] for c in range(54) if held[c] and order.klass[c] != k}
     m = min(n, sum(suit.values()))
+    if trick.special:  # a special pattern: the same pattern if held, else trumps (ruling 15)
+        rules = state.rules
+        kind = rules.pattern_kind(trick.special)
+        pattern = rules.holds_pattern(kind, list(held), order, n)
+
+        def same_kind(cards: list[int]) -> bool:
+            if pattern is None:
+                return sum(1 for c in cards if order.klass[c] == k) >= m
+            made = rules.special_lead(cards, order)
+            return made is not None and rules.pattern_kind(made) == kind
+
+        return FollowSpec(n, m, suit, others, [], [], order, [],
+                          pattern=pattern, same_kind=same_kind) if pattern is not None else \
+            FollowSpec(n, m, suit, others, [], [], order, [])
     units = list(trick.lead_units)
     answers = [state.rules.answers(u.kind) for u in units]
     required = _best_required(suit, order, units, answers, m)

@@ -18,6 +18,7 @@ RULES_ZH: dict[str, str] = {
     "declare.not-higher": "反主须比已亮的主更大。",
     "declare.own-switch": "不能自反：只能加固自己亮的主。",
     "event.no-such-seat": "记录中的座位号不存在。",
+    "hand.after-match-end": "一方已先记满10000分赢得比赛，不应再打下一局。",
     "follow.chain-required": "有相应的连牌必须跟出。",
     "follow.pair-required": "首家出对，有对必须跟对。",
     "follow.pattern-required": "首家出同花顺、发财或四季时，有同样牌型必须跟出。",

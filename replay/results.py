@@ -62,3 +62,6 @@ class MatchContext:
     round_declarers: list[list[int]] = field(default_factory=list)
     """Declarers of the round so far (标分's rounds of six hands): for each hand the seats
     accepted as its declarer (the computed one, and the recorded one after a violation)."""
+    scores: list[int] | None = None
+    """Each team's running score where a ruleset keeps one (打万分's race to 10,000); ``None``
+    when not known (a match met after its first hand)."""

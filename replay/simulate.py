@@ -78,7 +78,7 @@ def simulate_match(rules: Ruleset, match: str, seed: int, *, hands: int | None =
         tags={"seed": str(seed)},
     )
     events: list[Event] = [header]
-    context = MatchContext(levels=["2", "2"])
+    context = MatchContext(levels=["2", "2"], scores=[0, 0])
     seat_agents = [agents(s, random.Random(f"{match}:{seed}:agent{s}")) for s in range(rules.players)]
     dealer: int | None = None
     limit = hands if hands is not None else max_hands
@@ -105,6 +105,9 @@ def simulate_match(rules: Ruleset, match: str, seed: int, *, hands: int | None =
         context.levels = advance_levels(levels, change, rules.levels_past_ace)
         context.next_dealer = state_out.next_dealer
         dealer = state_out.next_dealer
+        target = rules.match_target
+        if target is not None and context.scores is not None and max(context.scores) >= target:
+            break  # the race is won (打万分's 10,000)
         if hands is None and passed:
             break
     return events
@@ -226,8 +229,9 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
         assert st.order is not None
         parts = decompose(cards, st.order)
         klass = st.order.klass[cards[0]]
+        special = len(cards) >= 4 and rules.special_lead(cards, st.order) is not None
         failing = [u for u in parts if beaten_by_others(st, leader, u, klass)] \
-            if len(parts) > 1 else []
+            if len(parts) > 1 and not special else []
         if failing:
             blockers = []
             for u in failing:
@@ -254,6 +258,7 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
             break
     out = st.outcome
     assert out is not None
+    st.context.scores = out.scores  # the running scores (打万分), carried to the next hand
     b.add(Result, defender_points=out.defender_points, kitty_points=out.kitty_points,
           kitty_multiplier=out.kitty_multiplier, level_change=out.level_change,
           next_dealer=out.next_dealer, settlement=out.settlement,

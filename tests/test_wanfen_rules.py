@@ -303,3 +303,31 @@ def test_a_trump_not_from_the_kitty_is_reported():
 
     assert hand_with("H") == [] and hand_with("C") == []  # the largest, or the smallest
     assert hand_with("S") == ["trump.wrong"]
+
+
+def test_the_race_to_ten_thousand_is_carried_from_hand_to_hand():
+    """「先记满10000分为胜利」: the running scores are carried hand to hand (光头's 100 not below 0,
+    ruling 22), the match ends when a side reaches 10,000, and a hand after that is reported."""
+    import msgspec
+
+    from gamelog import dumps, loads
+    from replay import validate_hands
+    from replay.simulate import simulate
+
+    rules = get_ruleset("wanfen")
+    out = rules.outcome(0, 0, None, 0, 0, face=0, level="2", totals=[1200, 50])  # 大光
+    assert out.settlement == [1200, -50, 1200, -50] and out.scores == [2400, 0]
+    out = rules.outcome(0, 0, None, 0, 0, face=0, level="2", totals=[0, 700])
+    assert out.scores == [1200, 600]
+    events = list(simulate(rules, matches=1, seed=7))
+    hands = [h for m in loads(dumps(events)) for h in m.hands]
+    reports = list(validate_hands(hands))
+    assert all(not r.violations for r in reports)
+    assert max(reports[-1].outcome.scores) >= 10_000
+    assert all(max(r.outcome.scores) < 10_000 for r in reports[:-1])
+    last = hands[-1]
+    extra = type(last)(last.match, last.number + 1,
+                       [msgspec.structs.replace(e, hand=last.number + 1) for e in last.events],
+                       last.header, source=last.source)
+    report = list(validate_hands([*hands, extra]))[-1]
+    assert "hand.after-match-end" in [v.rule for v in report.violations]

@@ -53,6 +53,10 @@ class Outcome:
     settlement: list[int] | None = None
     round_settlement: list[int] | None = None
     notes: list[str] = field(default_factory=list)
+    scores: list[int] | None = None
+    """Each team's running score after the hand, where the ruleset keeps one (打万分)."""
+    kitty_award: int | None = None
+    """The points the defenders added for the kitty (抠底), when they won the last trick."""
 
 
 class RulesetError(ValueError):
@@ -181,7 +185,7 @@ class Ruleset(abc.ABC):
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = (), face: int | None = None,
-                level: str | None = None) -> Outcome:
+                level: str | None = None, totals: list[int] | None = None) -> Outcome:
         """The hand's outcome from the defenders' points (with the kitty award); ``face`` is
         their points from the tricks alone, ``level`` the rank played (``"NT"`` past A)."""
 
@@ -199,6 +203,8 @@ class Ruleset(abc.ABC):
 
     round_length: int = 0
 
+    match_target: ClassVar[int | None] = None
+    """The running score that wins the match (打万分: 10,000), where there is one."""
     zero_sum_settlement: ClassVar[bool] = True
     """Whether a hand's settlement sums to zero (标分's 档); 打万分's scores do not."""
     levels_past_ace: ClassVar[bool] = False
@@ -225,6 +231,9 @@ class Ruleset(abc.ABC):
         """The name of a special pattern these cards make as a lead (打万分's 同花顺 / 发财 /
         四季), or ``None``."""
         return None
+
+    pattern_kinds: ClassVar[tuple[str, ...]] = ()
+    """The special patterns a player may lead (打万分's), for agents to look for."""
 
     def pattern_kind(self, pattern: str) -> str:
         """The kind of a special pattern (what answers it: 同花顺 for 同花顺, ...)."""

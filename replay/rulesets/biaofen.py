@@ -68,7 +68,7 @@ class Biaofen(Ruleset):
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = (), face: int | None = None,
-                level: str | None = None) -> Outcome:
+                level: str | None = None, totals: list[int] | None = None) -> Outcome:
         n = contract if contract is not None else OPENING_BID
         each = settlement_per_defender(self.players, n, defender_points)
         settlement = [-each] * self.players

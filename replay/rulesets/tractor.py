@@ -94,7 +94,7 @@ class Tractor(Ruleset):
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = (), face: int | None = None,
-                level: str | None = None) -> Outcome:
+                level: str | None = None, totals: list[int] | None = None) -> Outcome:
         up, declarer_side = level_steps(self.decks, defender_points)
         return team_outcome(defender_points, kitty_points, multiplier, dealer, declarer, up,
                             declarer_side)

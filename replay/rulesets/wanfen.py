@@ -101,6 +101,8 @@ class Wanfen(Ruleset):
     )
     trump_throws: ClassVar[bool] = False  # 「同种花色的副牌均为当前最大时，即可一起打出」 (ruling 8)
     zero_sum_settlement: ClassVar[bool] = False
+    match_target: ClassVar[int | None] = 10_000  # 「先记满10000分为胜利」
+    pattern_kinds: ClassVar[tuple[str, ...]] = (STRAIGHT, FORTUNE, SEASONS, JOKERS)
     levels_past_ace: ClassVar[bool] = True
 
     def kitty_size(self) -> int:
@@ -274,7 +276,7 @@ class Wanfen(Ruleset):
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = (), face: int | None = None,
-                level: str | None = None) -> Outcome:
+                level: str | None = None, totals: list[int] | None = None) -> Outcome:
         """Rulings 21-23: the defenders take the deal with 100 or more (and record them);
         otherwise the declarer side goes up a level. 光头 (大光: the defenders took nothing; 反光:
         they took every face point) gives the shutting side one level more and costs the other
@@ -302,18 +304,23 @@ class Wanfen(Ruleset):
                 change[team] = 0
                 scores[team] += FULL_CLIMB  # 无主稳庄
             next_dealer = (dealer + 2) % 4
-        for t in (0, 1):
-            if level == "A" and change[t]:
-                pass  # A -> NT is a step like any other (ruling 23)
+        for t in (0, 1):  # A -> NT is a step like any other (ruling 23)
             scores[t] += LEVEL_POINTS * change[t]
+        running: list[int] | None = None
+        if shut_out is not None:  # 光头: -100 from the running total, not below 0 (ruling 22)
+            if totals is None:
+                notes.append("光头: the shut-out side loses 100 from its running total, not "
+                             "below 0; this match's earlier hands are not known here, so the "
+                             "settlement is not checked")
+            else:
+                scores[shut_out] -= min(SHUTOUT_PENALTY, totals[shut_out])
         settlement: list[int] | None = [scores[s % 2] for s in range(4)]
-        if shut_out is not None:
-            notes.append("光头: the shut-out side loses 100 from its running total, not below 0; "
-                         "running totals are not carried from hand to hand yet, so the "
-                         "settlement is not checked")
+        if shut_out is not None and totals is None:
             settlement = None
+        if totals is not None:
+            running = [totals[t] + scores[t] for t in (0, 1)]
         return Outcome(defender_points, kitty_points, None, change, next_dealer, settlement,
-                       notes=notes)
+                       notes=notes, scores=running)
 
     def point_thresholds(self) -> list[tuple[int, str]]:
         return [(100, "defenders take the deal")]

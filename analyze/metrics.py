@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -398,18 +398,31 @@ def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     v = frames["violations"]
     if v.is_empty():
         return pl.DataFrame(schema={"rule": pl.String, "count": pl.UInt32})
-    return v.group_by("rule").agg(pl.len().alias("count")).sort("count", descending=True)
+    return v.group_by("rule").agg(pl.len().alias("count")).sort(
+        ["count", "rule"], descending=[True, False])  # ties by name: the same input, the same order
 
 
 def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             anonymize: bool = False, keep_reports: bool = False, issues: list | None = None,
-            ruleset: str | None = None, with_plays: bool = True) -> Collector:
-    """Replay every hand once and gather all metrics."""
+            ruleset: str | None = None, with_plays: bool = True, jobs: int = 1,
+            progress: Callable[[int], None] | None = None) -> Collector:
+    """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay runs in that
+    many processes (the same rows, in the same order); ``progress(n)`` after each n hands."""
     import replay
+    from gamelog import files
 
     c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays)
     unplayable: set[str] = set()
-    for report in replay.validate(paths, ruleset=ruleset, issues=issues):
+    if jobs > 1:
+        from replay.parallel import replay_in_processes
+
+        hands = files.read_hands(paths, issues=issues)
+        reports = replay_in_processes(hands, jobs, ruleset=ruleset)
+    else:
+        reports = replay.validate(paths, ruleset=ruleset, issues=issues)
+    for report in reports:
+        if progress is not None:
+            progress(1)
         problems = [i for i in report.record_issues if isinstance(i, replay.RulesetProblem)]
         if problems:  # its ruleset is unknown or misconfigured: reported once, not tabled
             for problem in problems:

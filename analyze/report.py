@@ -390,6 +390,7 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     """Write the report: one HTML file, or (output ending in / or an existing directory) an
     index plus one page per hand. Returns the files written."""
     env = _templates()
+    Chart.counter = 0  # chart ids count from 1 in every report: the same input, the same bytes
     frames = collector.frames()
     L = LABELS[lang]
     out = Path(output)
@@ -399,7 +400,7 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     rulesets = sorted({r["ruleset"] for r in collector.matches}) or ["?"]
     stamp = {
         "version": tool_version(), "rulesets": ", ".join(rulesets),
-        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": _now().strftime("%Y-%m-%d %H:%M UTC"),
     }
     reports = collector.reports
     if max_hand_pages is not None:
@@ -451,6 +452,15 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
                                plotly_src="plotly.min.js", single=False)
         (build / "index.html").write_text(text, encoding="utf-8")
     return [out / "index.html", *written]
+
+
+def _now() -> dt.datetime:
+    """The generation time stamped on a report: now, or ``SOURCE_DATE_EPOCH`` when set (the
+    reproducible-builds convention), so that a report can be made byte for byte again."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC)
+    return dt.datetime.now(dt.UTC)
 
 
 def is_directory_output(output: str | os.PathLike[str]) -> bool:

@@ -10,6 +10,7 @@ import functools
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -66,6 +67,68 @@ def strict_option(func: F) -> F:
         "--strict", is_flag=True,
         help="Stop at the first bad line or row instead of reporting it and going on.",
     )(func)
+
+
+def jobs_option(func: F) -> F:
+    return click.option(
+        "-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+        help="Worker processes (0: one per core; at most the cores). Results stay in the "
+             "input's order and are identical to -j 1.")(func)
+
+
+def progress_option(func: F) -> F:
+    return click.option(
+        "--progress/--no-progress", default=None,
+        help="A progress bar on standard error (default: when it is a terminal).")(func)
+
+
+def _cores(jobs: int) -> int:
+    cores = os.cpu_count() or 1
+    return cores if jobs == 0 else min(jobs, cores)
+
+
+def _show_progress(progress: bool | None) -> bool:
+    return sys.stderr.isatty() if progress is None else progress
+
+
+class _progress:
+    """A progress bar of hands on standard error (click's), or nothing: ``tick(n)`` after
+    each n hands. Its length is the hands in the inputs where they can be counted cheaply
+    (uncompressed JSON Lines and Parquet), so it shows the time left; only counted when the
+    bar is shown."""
+
+    def __init__(self, show: bool, label: str, paths: Iterable[str | os.PathLike[str]]) -> None:
+        self.show = show
+        self.label = label
+        self.paths = list(paths)
+
+    def __enter__(self) -> Callable[[int], None]:
+        if not self.show:
+            self.bar = None
+            return lambda n: None
+        total = files.count_hands(self.paths)
+        self.bar = click.progressbar(length=max(total, 1), label=self.label, file=sys.stderr,
+                                     show_pos=True, show_eta=True, show_percent=True,
+                                     item_show_func=self._rate)
+        self.started = time.monotonic()
+        self.done = 0
+        self.bar.__enter__()
+
+        def tick(n: int) -> None:
+            self.done += n
+            self.bar.update(n, self.done)  # type: ignore[union-attr]
+
+        return tick
+
+    def _rate(self, done: int | None) -> str | None:
+        if done is None:
+            return None
+        elapsed = max(1e-6, time.monotonic() - self.started)
+        return f"{done / elapsed:,.0f} hands/s"
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
 
 
 def _issue_kind(issue: RecordError) -> str:
@@ -303,13 +366,12 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--allow-incomplete", is_flag=True,
               help="A hand whose record stops before its end is not a failure (exit 0 when "
                    "nothing else is wrong); by default it gives exit 1.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Worker processes (0: one per core; at most the cores). Output order stays "
-                   "the file's.")
+@jobs_option
+@progress_option
 @handle_errors
 def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
              option_values: tuple[str, ...], strict: bool, quiet: bool, allow_incomplete: bool,
-             jobs: int) -> None:
+             jobs: int, progress: bool | None) -> None:
     """Check that every recorded hand was played by the rules.
 
     Replays each hand against its ruleset and reports every violation with its place, the
@@ -323,33 +385,45 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     issues: list[RecordError] = []
     hands = files.read_hands(list(paths), strict=strict, issues=issues)
     counts = _new_counts()
-    cores = os.cpu_count() or 1
-    jobs = cores if jobs == 0 else min(jobs, cores)
+    jobs = _cores(jobs)
+    bar = _show_progress(progress)
     found: list[tuple[str, str]] = []  # (kind, message) of every record problem
     if jobs > 1 and not strict:
         inputs = files.record_files(list(paths))
+        from replay.parallel import terminate_on_sigterm
+
         if inputs and all(files.record_format(f) == "jsonl" for f in inputs):
-            results = _validate_lines_parallel(inputs, jobs, ruleset, options, fmt, quiet,
-                                               issues)
+            with terminate_on_sigterm(), _progress(bar, "validating", inputs) as tick:
+                for lines, batch_counts, batch_found in _validate_lines_parallel(
+                        inputs, jobs, ruleset, options, fmt, quiet, issues):
+                    for line in lines:
+                        click.echo(line)
+                    for key, value in batch_counts.items():
+                        counts[key] += value
+                    found.extend(batch_found)
+                    tick(batch_counts["hands"])
         else:  # the parent reads (Parquet), the workers replay
-            results = _validate_parallel(hands, jobs, ruleset, options, fmt, quiet)
-        with _terminate_on_sigterm():
-            for lines, batch_counts, batch_found in results:
-                for line in lines:
-                    click.echo(line)
-                for key, value in batch_counts.items():
-                    counts[key] += value
-                found.extend(batch_found)
+            from replay.parallel import replay_in_processes
+
+            with _progress(bar, "validating", list(paths)) as tick:
+                for report in replay_in_processes(hands, jobs, ruleset=ruleset,
+                                                  options=options):
+                    line = _tally(report, counts, fmt, quiet, found)
+                    if line is not None:
+                        click.echo(line)
+                    tick(1)
     else:
         import replay
 
-        for report in replay.validate_hands(hands, ruleset=ruleset, options=options,
-                                            strict=strict):
-            line = _tally(report, counts, fmt, quiet, found)
-            if line is not None:
-                click.echo(line)
-            if strict and (report.violations or report.record_issues):
-                break
+        with _progress(bar, "validating", list(paths)) as tick:
+            for report in replay.validate_hands(hands, ruleset=ruleset, options=options,
+                                                strict=strict):
+                line = _tally(report, counts, fmt, quiet, found)
+                if line is not None:
+                    click.echo(line)
+                tick(1)
+                if strict and (report.violations or report.record_issues):
+                    break
     found += [(_issue_kind(issue), str(issue)) for issue in issues]
     found = _unique(found)
     for kind, message in found:
@@ -370,30 +444,6 @@ def _new_counts() -> dict[str, int]:
 def _unique(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Problems in order, each once (a match's bad header is met by each of its hands)."""
     return list(dict.fromkeys(found))
-
-
-class _terminate_on_sigterm:
-    """SIGTERM ends the run as Ctrl-C does: the worker pool is shut down (its processes ended)
-    on the way out, none left running."""
-
-    def __enter__(self) -> None:
-        import signal
-
-        self._previous = signal.getsignal(signal.SIGTERM)
-
-        def stop(_signum: int, _frame: Any) -> None:
-            raise KeyboardInterrupt
-
-        try:
-            signal.signal(signal.SIGTERM, stop)
-        except ValueError:  # not the main thread (tests calling the command in a thread)
-            self._previous = None
-
-    def __exit__(self, *exc: object) -> None:
-        import signal
-
-        if self._previous is not None:
-            signal.signal(signal.SIGTERM, self._previous)
 
 
 @cli.command()
@@ -463,9 +513,12 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
 @click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
 @click.option("--max-hands", type=int,
               help="Write pages for at most this many hands (the dashboard counts them all).")
+@jobs_option
+@progress_option
 @handle_errors
 def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
-           title: str | None, ruleset: str | None, max_hands: int | None) -> None:
+           title: str | None, ruleset: str | None, max_hands: int | None, jobs: int,
+           progress: bool | None) -> None:
     """Write an HTML review report: a dashboard over all hands and a page per hand.
 
     Each hand page shows the holdings in trump order, the kitty before and after burial, every
@@ -484,8 +537,9 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
     else:
         check_report_file(Path(output))
     issues: list[RecordError] = []
-    collector = collect(list(paths), anonymize=anonymize, keep_reports=True, issues=issues,
-                        ruleset=ruleset, with_plays=False)
+    with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
+        collector = collect(list(paths), anonymize=anonymize, keep_reports=True, issues=issues,
+                            ruleset=ruleset, with_plays=False, jobs=_cores(jobs), progress=tick)
     written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands)
     click.echo(f"{written[0]}: {len(collector.hands)} hand(s)"
                + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)
@@ -500,9 +554,11 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
 @click.option("--csv", "as_csv", is_flag=True, help="Write CSV instead of Parquet.")
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@jobs_option
+@progress_option
 @handle_errors
 def export(paths: tuple[Path, ...], output: Path, as_csv: bool, anonymize: bool,
-           ruleset: str | None) -> None:
+           ruleset: str | None, jobs: int, progress: bool | None) -> None:
     """Write analysis-ready tables: matches, hands, tricks, plays, violations, holdings.
 
     Parquet by default (CSV with --csv, list columns joined by spaces); schemas in
@@ -515,7 +571,9 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, anonymize: bool,
     refuse_inputs(output, paths)
     check_replaceable(Path(os.path.abspath(output)), "export")  # before the work, not after
     issues: list[RecordError] = []
-    collector = collect(list(paths), anonymize=anonymize, issues=issues, ruleset=ruleset)
+    with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
+        collector = collect(list(paths), anonymize=anonymize, issues=issues, ruleset=ruleset,
+                            jobs=_cores(jobs), progress=tick)
     for path, rows in export_tables(collector, output, csv=as_csv):
         click.echo(f"{path}: {rows} rows", err=True)
     if report_issues(issues):
@@ -574,63 +632,6 @@ def _validated(hands: Iterable[Hand], ruleset: str | None, options: dict[str, An
         if line is not None:
             lines.append(line)
     return lines, counts, _unique(found)
-
-
-def _validate_batch(packed: bytes, ruleset: str | None, options: dict[str, Any], fmt: str,
-                    quiet: bool) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
-    """Validate a batch of whole matches in a worker: (output lines, counts, no record
-    problems: the parent read the hands and reports those)."""
-    return _validated(files.unpack_hands(packed), ruleset, options, fmt, quiet)
-
-
-def _validate_parallel(hands: Iterable[Hand], jobs: int, ruleset: str | None,
-                       options: dict[str, Any], fmt: str, quiet: bool, batch_hands: int = 200
-                       ) -> Iterator[tuple[list[str], dict[str, int], bool]]:
-    """Whole matches in batches to ``jobs`` processes, results in file order (Parquet input:
-    JSON Lines go by :func:`_validate_lines_parallel`)."""
-
-    def batches() -> Iterator[bytes]:  # MessagePack: pickling the events costs more than replaying
-        batch: list[Hand] = []
-        for hand in hands:
-            if batch and len(batch) >= batch_hands and hand.match != batch[-1].match:
-                yield files.pack_hands(batch)
-                batch = []
-            batch.append(hand)
-        if batch:
-            yield files.pack_hands(batch)
-
-    return _in_order(jobs, _validate_batch,
-                     ((packed, ruleset, options, fmt, quiet) for packed in batches()))
-
-
-def _in_order(jobs: int, work: Callable[..., T], tasks: Iterable[tuple[Any, ...]], *,
-              keep_tasks: bool = False) -> Iterator[Any]:
-    """``work(*task)`` for every task in ``jobs`` processes, results in the tasks' order, at
-    most two tasks a process in flight (so memory stays flat); with ``keep_tasks``, each result
-    comes as ``(task, result)``."""
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-
-    def done(entry: tuple[tuple[Any, ...], Any]) -> Any:
-        task, future = entry
-        return (task, future.result()) if keep_tasks else future.result()
-
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    try:
-        pending: deque = deque()
-        for task in tasks:
-            pending.append((task, pool.submit(work, *task)))
-            if len(pending) >= 2 * jobs:
-                yield done(pending.popleft())
-        while pending:
-            yield done(pending.popleft())
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()
-        raise
-    else:
-        pool.shutdown()
 
 
 class _LineKey(msgspec.Struct):
@@ -788,7 +789,9 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
 
     tasks = ((source, lines, first, ruleset, options, fmt, quiet)
              for source, lines, first in batches())
-    return _verified(_in_order(jobs, _validate_lines, tasks, keep_tasks=True))
+    from replay.parallel import in_order
+
+    return _verified(in_order(jobs, _validate_lines, tasks, keep_tasks=True))
 
 
 def _batch(source: str, batch: _Lines, first: int, headers: dict[str, tuple[int, bytes]],

@@ -1,0 +1,91 @@
+"""Issue 15 (in part): every long command on all cores, identical to one process, with a
+progress bar on a terminal and nothing extra in a pipe."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from shengji.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+MATCHES = ROOT / "samples" / "matches"
+INPUTS = [MATCHES / f"{stem}.jsonl" for stem in ("tractor-2deck", "tractor-3deck-injected",
+                                                 "biaofen-3p-injected", "wanfen")]
+
+
+def run(*args: object, env: dict[str, str] | None = None):
+    return CliRunner(env=env).invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize("source", ["jsonl", "parquet"])
+def test_validate_with_two_processes_is_byte_identical(tmp_path, source):
+    inputs = INPUTS
+    if source == "parquet":
+        inputs = []
+        for f in INPUTS:
+            out = tmp_path / f"{f.stem}.parquet"
+            assert run("convert", f, out).exit_code in (0, 2)
+            inputs.append(out)
+    one = run("validate", *inputs, "--format", "json", "-j", "1")
+    two = run("validate", *inputs, "--format", "json", "-j", "2")
+    assert one.exit_code == two.exit_code == 1
+    assert one.output == two.output and one.output.count("\n") > 100
+
+
+def test_export_and_report_with_two_processes_are_byte_identical(tmp_path):
+    env = {"SOURCE_DATE_EPOCH": "1700000000"}
+    for jobs in ("1", "2"):
+        assert run("export", *INPUTS, "-o", tmp_path / f"t{jobs}", "-j", jobs,
+                   env=env).exit_code == 0
+        assert run("report", *INPUTS, "-o", tmp_path / f"r{jobs}.html", "-j", jobs,
+                   env=env).exit_code == 0
+    for table in sorted((tmp_path / "t1").glob("*.parquet")):
+        assert table.read_bytes() == (tmp_path / "t2" / table.name).read_bytes(), table.name
+    assert (tmp_path / "r1.html").read_bytes() == (tmp_path / "r2.html").read_bytes()
+
+
+def _stderr_on_a_terminal(args: list[str]) -> str:
+    """Run the command with standard error on a pseudo-terminal; what it wrote there."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "shengji.cli", *args], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONWARNINGS": "ignore", "COLUMNS": "120"})
+    os.close(slave)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("command", ["validate", "export", "report"])
+def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe(tmp_path, command):
+    args = [command, *map(str, INPUTS)]
+    if command != "validate":
+        args += ["-o", str(tmp_path / ("t" if command == "export" else "r.html"))]
+    shown = _stderr_on_a_terminal(args)
+    assert "hands/s" in shown and "100%" in shown, shown[-500:]
+    if command != "validate":
+        args[-1] += "2"
+    piped = subprocess.run([sys.executable, "-m", "shengji.cli", *args], cwd=ROOT,
+                           capture_output=True, text=True,
+                           env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    assert "hands/s" not in piped.stderr and "%" not in piped.stderr

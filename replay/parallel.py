@@ -74,21 +74,25 @@ class terminate_on_sigterm:
             signal.signal(signal.SIGTERM, self._previous)
 
 
-def _replay_batch(packed: bytes, first: int, ruleset: str | None, options: dict[str, Any],
-                  start: Context | None = None
-                  ) -> tuple[list[HandReport], Context | None, Context | None]:
-    """A worker: replay the hands of ``packed``; the first ``first`` are warm-up hands (the
-    context of a match the batch continues), replayed and not returned. With ``start``, the
-    first returned hand starts from that context instead."""
+def replay_after_warmup(hands: Iterable[Hand], reported: Callable[[int, Hand], bool],
+                        ruleset: str | None, options: dict[str, Any],
+                        start: Context | None = None
+                        ) -> tuple[list[HandReport], Context | None, Context | None]:
+    """Replay ``hands``; those before the first one ``reported(index, hand)`` accepts only
+    warm up the context of a match the batch continues, and are not returned. With
+    ``start``, the first returned hand starts from that context instead. Returns the reports,
+    the context the first returned hand started from (when warm-up hands of its match came
+    before it) and the context of the last match at the end."""
     from replay import validate_hands
 
-    hands = files.unpack_hands(packed)
     contexts: OrderedDict = OrderedDict()
     at_start: list[Context] = []
+    first: list[int] = []
 
     def feed() -> Iterator[Hand]:
         for i, hand in enumerate(hands):
-            if i == first:
+            if not first and reported(i, hand):
+                first.append(i)
                 key = (hand.source, hand.match)
                 if start is not None and start[0] == key:
                     contexts[key] = copy.deepcopy(start[1])
@@ -100,13 +104,38 @@ def _replay_batch(packed: bytes, first: int, ruleset: str | None, options: dict[
     last_key = None
     for i, report in enumerate(validate_hands(feed(), ruleset=ruleset, options=options,
                                               contexts=contexts)):
-        if i < first:
-            continue
+        if not first or i < first[0]:
+            continue  # warm-up only
         if report.record is not None:
             last_key = (report.record.source, report.match)
         out.append(report)
     end = (last_key, copy.deepcopy(contexts[last_key])) if last_key in contexts else None
     return out, (at_start[0] if at_start else None), end
+
+
+def checked_in_order(results: Iterator[tuple[tuple[Any, ...], Any]],
+                     rerun: Callable[..., Any]) -> Iterator[Any]:
+    """Results of batches (``(task, (payload, start, end))``, from :func:`in_order` with
+    ``keep_tasks``), each batch that continued a match checked against the context the
+    previous batch ended with, and run again from it (``rerun(*task, start=...)``) if its
+    warm-up did not reach the same context. Yields the payloads."""
+    previous_end: Context | None = None
+    for task, result in results:
+        payload, start, end = result[:-2], result[-2], result[-1]
+        if start is not None and previous_end is not None and start[0] == previous_end[0] \
+                and start[1] != previous_end[1]:
+            rerun_result = rerun(*task, start=previous_end)
+            payload, end = rerun_result[:-2], rerun_result[-1]
+        previous_end = end
+        yield payload[0] if len(payload) == 1 else payload
+
+
+def _replay_batch(packed: bytes, first: int, ruleset: str | None, options: dict[str, Any],
+                  start: Context | None = None
+                  ) -> tuple[list[HandReport], Context | None, Context | None]:
+    """A worker: replay the hands of ``packed``, the first ``first`` only as warm-up."""
+    return replay_after_warmup(files.unpack_hands(packed), lambda i, _h: i >= first, ruleset,
+                               options, start)
 
 
 def replay_in_processes(hands: Iterable[Hand], jobs: int, *, ruleset: str | None = None,
@@ -129,12 +158,7 @@ def replay_in_processes(hands: Iterable[Hand], jobs: int, *, ruleset: str | None
         if len(batch) > warm:
             yield files.pack_hands(batch), warm, ruleset, options
 
-    previous_end: Context | None = None
     with terminate_on_sigterm():
-        for task, (reports, start, end) in in_order(jobs, _replay_batch, tasks(),
-                                                    keep_tasks=True):
-            if start is not None and previous_end is not None and \
-                    start[0] == previous_end[0] and start[1] != previous_end[1]:
-                reports, start, end = _replay_batch(*task, start=previous_end)
-            previous_end = end
+        for reports in checked_in_order(in_order(jobs, _replay_batch, tasks(), keep_tasks=True),
+                                        _replay_batch):
             yield from reports

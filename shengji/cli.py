@@ -654,50 +654,27 @@ def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
     """A worker: read raw JSON lines (with their line numbers) and validate the hands from
     line ``first`` on. Lines before ``first`` are context sent again from earlier in the file
     (header lines, and the last hands of a match that this batch continues): read and
-    replayed, not reported. With ``start``, the batch's first hand starts from that context.
-    Returns the output lines, counts and problems, then the context the batch's first hand
-    started from (when the lines before ``first`` held hands of its match) and the context of
-    its last match at the end."""
-    import copy
-    from collections import OrderedDict
-
+    replayed, not reported (:func:`replay.parallel.replay_after_warmup`). Returns the output
+    lines, counts and problems, and the contexts at the batch's start and end."""
     from gamelog.jsonl import items_of_lines
     from gamelog.reader import EventDecoder, HandAssembler
-    from replay import validate_hands
+    from replay.parallel import replay_after_warmup
 
     decoder = EventDecoder()
     assembler = HandAssembler(source, "line", strict=False, decoder=decoder)
-    contexts: OrderedDict = OrderedDict()
-    at_start: list[_Context] = []
-
-    def hands() -> Iterator[Hand]:
-        reporting = False
-        for hand in assembler.feed(items_of_lines(lines, decoder)):
-            if not reporting and (hand.first_line or 0) >= first:
-                reporting = True
-                key = (hand.source, hand.match)
-                if start is not None and start[0] == key:
-                    contexts[key] = copy.deepcopy(start[1])
-                if key in contexts:
-                    at_start.append((key, copy.deepcopy(contexts[key])))
-            yield hand
-
+    reports, at_start, end = replay_after_warmup(
+        assembler.feed(items_of_lines(lines, decoder)),
+        lambda _i, hand: (hand.first_line or 0) >= first, ruleset, options, start)
     out: list[str] = []
     counts = _new_counts()
     found: list[tuple[str, str]] = []
-    last_key = None
-    for report in validate_hands(hands(), ruleset=ruleset, options=options, contexts=contexts):
-        hand = report.record
-        if hand is None or (hand.first_line or 0) < first:
-            continue  # context only
-        last_key = (hand.source, report.match)
+    for report in reports:
         line = _tally(report, counts, fmt, quiet, found)
         if line is not None:
             out.append(line)
     found += [(_issue_kind(i), str(i)) for i in assembler.issues
               if i.line is None or i.line >= first]
-    end = (last_key, copy.deepcopy(contexts[last_key])) if last_key in contexts else None
-    return out, counts, _unique(found), (at_start[0] if at_start else None), end
+    return out, counts, _unique(found), at_start, end
 
 
 def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
@@ -789,9 +766,10 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
 
     tasks = ((source, lines, first, ruleset, options, fmt, quiet)
              for source, lines, first in batches())
-    from replay.parallel import in_order
+    from replay.parallel import checked_in_order, in_order
 
-    return _verified(in_order(jobs, _validate_lines, tasks, keep_tasks=True))
+    return checked_in_order(in_order(jobs, _validate_lines, tasks, keep_tasks=True),
+                            _validate_lines)
 
 
 def _batch(source: str, batch: _Lines, first: int, headers: dict[str, tuple[int, bytes]],
@@ -800,21 +778,6 @@ def _batch(source: str, batch: _Lines, first: int, headers: dict[str, tuple[int,
     start = batch[0][0]
     earlier = sorted(headers[m] for m in matches if m in headers and headers[m][0] < start)
     return source, [*earlier, *batch], first
-
-
-def _verified(results: Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]
-              ) -> Iterator[tuple[list[str], dict[str, int], list[tuple[str, str]]]]:
-    """Results of :func:`_validate_lines` in order, each batch that continued a match checked
-    against the context the previous batch ended with (and replayed again from it if the
-    warm-up did not reach the same context)."""
-    previous_end: _Context | None = None
-    for task, result in results:
-        out, counts, found, start, end = result
-        if start is not None and previous_end is not None and start[0] == previous_end[0] \
-                and start[1] != previous_end[1]:
-            out, counts, found, start, end = _validate_lines(*task, start=previous_end)
-        previous_end = end
-        yield out, counts, found
 
 
 def main() -> None:

@@ -606,19 +606,21 @@ def test_27_parallel_validation_streams_within_a_match_and_caps_workers(tmp_path
         batches.append(len(lines))
         return real(source, lines, first, *rest, **kw)
 
-    original = cli_module._in_order
+    import replay.parallel as parallel
+
+    original = parallel.in_order
 
     def serial(jobs, work, tasks, keep_tasks=False):
         for task in tasks:
             result = spy(*task)
             yield (task, result) if keep_tasks else result
 
-    cli_module._in_order = serial
+    parallel.in_order = serial
     try:
         out = list(cli_module._validate_lines_parallel([path], 2, None, {}, "json", False, [],
                                                        batch_lines=400))
     finally:
-        cli_module._in_order = original
+        parallel.in_order = original
     assert len(batches) > 10 and max(batches) < 1500  # cut inside the match
     parallel = [line for lines_, _, _ in out for line in lines_]
     single = run("validate", path, "--format", "json").output.splitlines()

@@ -210,6 +210,42 @@ def convert(source: Path, target: Path, to_format: str | None, strict: bool) -> 
         sys.exit(EXIT_INPUT)
 
 
+@cli.command(name="import")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--from", "source_format", type=click.Choice(["botzone"]), required=True,
+              help="The system the logs come from (botzone: a Botzone Tractor match log).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
+              help="The record to write (.jsonl, .jsonl.gz or .parquet).")
+@handle_errors
+def import_(logs: tuple[Path, ...], source_format: str, output: Path) -> None:
+    """Import records made elsewhere into one game record.
+
+    --from botzone reads Botzone "Tractor" match logs (JSON: initdata and the judge's and bots'
+    log), one hand each; a log that stops mid-hand gives an incomplete hand. Botzone's own
+    fields that the record does not model (verdicts, times, memory) are kept in the header's
+    tags. The card ids are mapped as the platform's judge maps them (docs/import.md).
+    """
+    from gamelog.botzone import read_log
+
+    refuse_inputs(output, logs)
+    events: list[Event] = []
+    problems = 0
+    for log in logs:
+        try:
+            data = log.read_bytes()
+            events.extend(read_log(data, match=f"botzone-{log.stem}"))
+        except RecordError as err:
+            click.echo(f"error: {visible(log)}: {visible(err)}", err=True)
+            problems += 1
+        except OSError as exc:
+            click.echo(f"error: {visible(log)}: cannot read: {exc.strerror or exc}", err=True)
+            problems += 1
+    count = files.dump(events, output)
+    click.echo(f"{output}: {count} events from {len(logs) - problems} log(s)", err=True)
+    if problems:
+        sys.exit(EXIT_INPUT)
+
+
 @cli.command()
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Write the schema to this file instead of standard output.")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from gamelog import jsonl
+from gamelog import jsonl, notation
 from gamelog.errors import GamelogIOError, RecordError
 from gamelog.model import AnyEvent, Event, Hand, Match, MatchStart
 from gamelog.reader import EventDecoder, HandAssembler, HandsSeen, HeaderStore
@@ -29,6 +29,8 @@ def _parquet():  # type: ignore[no-untyped-def]
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
+TEXT_SUFFIXES = (".sjn", ".txt")
+"""The typed text notation (what ``shengji show`` prints; :mod:`gamelog.notation`)."""
 SIDE_FILES = (".labels.jsonl",)
 """Files beside records that are not records (injected-violation labels): skipped when a
 directory is expanded."""
@@ -42,8 +44,11 @@ def record_format(path: str | os.PathLike[str]) -> str:
         return "jsonl"
     if name.endswith(PARQUET_SUFFIXES):
         return "parquet"
+    if name.endswith(TEXT_SUFFIXES):
+        return "text"
     raise GamelogIOError(
-        f"{path}: cannot tell the format from the name (use .jsonl, .jsonl.gz or .parquet)")
+        f"{path}: cannot tell the format from the name (use .jsonl, .jsonl.gz, .parquet or "
+        ".sjn)")
 
 
 def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -52,7 +57,8 @@ def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     for p in map(Path, paths):
         if p.is_dir():
             found = sorted(f for f in p.rglob("*") if f.is_file()
-                           and f.name.lower().endswith(JSONL_SUFFIXES + PARQUET_SUFFIXES)
+                           and f.name.lower().endswith(JSONL_SUFFIXES + PARQUET_SUFFIXES
+                                                       + (".sjn",))
                            and not f.name.lower().endswith(SIDE_FILES)
                            and not f.name.startswith("."))
             out.extend(found)
@@ -83,10 +89,18 @@ def read(
     headers = HeaderStore()
     seen = HandsSeen()
     for file in record_files(paths):
-        asm = HandAssembler(str(file), "line" if record_format(file) == "jsonl" else "row",
+        kind = record_format(file)
+        asm = HandAssembler(str(file), "row" if kind == "parquet" else "line",
                             strict=strict, decoder=decoder, headers=headers, seen=seen)
         try:
-            if asm.place_kind == "line":
+            if kind == "text":
+                try:
+                    text = file.read_text(encoding="utf-8-sig")
+                except (OSError, UnicodeDecodeError) as exc:
+                    asm.file_problem(GamelogIOError(f"{file}: cannot read as UTF-8 text: {exc}"))
+                    continue
+                yield from asm.feed(notation.iter_items(text), with_headers=with_headers)
+            elif asm.place_kind == "line":
                 try:
                     stream = jsonl.open_binary(file)
                 except GamelogIOError as exc:
@@ -155,8 +169,14 @@ def dump(items: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) ->
     if p.is_dir() or (not p.suffix and not p.exists()):
         paths = _parquet().write_dataset(items, p)
         return sum(_rows(f) for f in paths)
-    if record_format(p) == "jsonl":
+    kind = record_format(p)
+    if kind == "jsonl":
         return jsonl.write(items, p)
+    if kind == "text":
+        events = list(jsonl.flatten(items))
+        with jsonl.atomic_output(p) as out:
+            out.write(notation.dumps(events).encode())
+        return len(events)
     return _parquet().write(items, p)
 
 
@@ -237,3 +257,13 @@ def count_hands(paths: Iterable[str | os.PathLike[str]]) -> int:
         except Exception:
             continue
     return total
+
+
+def _read_text(text: str, issues: list[RecordError] | None = None) -> Iterator[Hand | MatchStart]:
+    """What :func:`read` yields for notation text given as a string (tests, tools)."""
+    asm = HandAssembler("<string>", "line", strict=False, decoder=EventDecoder())
+    try:
+        yield from asm.feed(notation.iter_items(text), with_headers=True)
+    finally:
+        if issues is not None:
+            issues.extend(asm.issues)

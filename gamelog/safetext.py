@@ -14,3 +14,12 @@ def visible(text: object) -> str:
     if _CONTROL.search(s) is None:
         return s
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), s)
+
+
+def visible_json(value: object) -> str:
+    """``value`` as JSON text with the same characters escaped as :func:`visible` escapes, but
+    in JSON's own ``\\uXXXX`` form, so that the text still reads back as the same value."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False)
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

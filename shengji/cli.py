@@ -7,7 +7,6 @@ code: 0 ok, 1 violations found (validate), 2 usage or input errors. Nothing impo
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 import time
@@ -19,10 +18,9 @@ import click
 import msgspec
 
 import gamelog
-from gamelog import files
-from gamelog.cards import Card, cards_from_tokens, format_cards, sort_key_by_suit
+from gamelog import files, notation
 from gamelog.errors import FileReadError, GamelogError, GamelogIOError, RecordError
-from gamelog.model import Deal, Event, Hand, MatchStart, Setup
+from gamelog.model import Event, Hand, MatchStart
 from gamelog.outputs import refuse_inputs
 from gamelog.reader import HandsSeen, RecordWarning, duplicate_message
 from gamelog.safetext import visible
@@ -169,7 +167,7 @@ def cli() -> None:
 @cli.command()
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
 @click.argument("target", type=click.Path(path_type=Path))
-@click.option("--to", "to_format", type=click.Choice(["jsonl", "parquet"]),
+@click.option("--to", "to_format", type=click.Choice(["jsonl", "parquet", "sjn"]),
               help="Target format when converting a directory (default: the other format).")
 @strict_option
 @handle_errors
@@ -282,90 +280,17 @@ def show(paths: tuple[Path, ...], hand_number: int | None, match_id: str | None,
     for item in files.read(list(paths), strict=strict, issues=issues, with_headers=True):
         if isinstance(item, MatchStart):
             if match_id is None or item.match == match_id:
-                click.echo(_header_text(item))
+                click.echo(notation.header_text(item))
             continue
         if (match_id is not None and item.match != match_id) or (
                 hand_number is not None and item.number != hand_number):
             continue
-        click.echo(_hand_text(item, style))
+        click.echo(notation.hand_text(item, style))
         shown += 1
     if report_issues(issues):
         sys.exit(EXIT_INPUT)
     if shown == 0:
         _fail("no hand matched")
-
-
-def _header_text(h: MatchStart) -> str:
-    lines = [f"Match {visible(h.match)}  ruleset {visible(h.ruleset)}  {h.players} players  "
-             f"{h.decks} deck(s)  format {visible(h.version)}"]
-    if h.options:
-        lines.append("  options: " + ", ".join(f"{visible(k)}={visible(json.dumps(v))}"
-                                               for k, v in h.options.items()))
-    for s in h.seats:
-        who = " ".join(x for x in (s.name, f"[{s.player}]" if s.player else None) if x)
-        team = f" team {s.team}" if s.team is not None else ""
-        lines.append(f"  seat {s.seat}: {visible(who) or '-'}{team}")
-    if h.levels:
-        lines.append("  starting levels: " + " / ".join(h.levels))
-    if h.source:
-        lines.append(f"  source: {visible(h.source)}")
-    for k, v in h.tags.items():
-        lines.append(f"  {visible(k)}: {visible(v)}")
-    return "\n".join(lines)
-
-
-def _cards(tokens: list[str], style: str) -> str:
-    known = sorted(cards_from_tokens(t for t in tokens if t != gamelog.UNKNOWN),
-                   key=sort_key_by_suit)
-    hidden = len(tokens) - len(known)
-    text = format_cards(known, style)
-    if hidden:
-        text = f"{text} +{hidden} hidden".strip()
-    return text or "-"
-
-
-def _hand_text(hand: Hand, style: str) -> str:
-    start = hand.start
-    lines = [f"\nHand {hand.number} of match {visible(hand.match)}"]
-    if start is not None:
-        bits = [f"{k} {v}" for k, v in (("dealer", start.dealer), ("declarer", start.declarer),
-                ("level", start.level), ("first draw", start.first_draw)) if v is not None]
-        if bits:
-            lines[0] += "  (" + ", ".join(bits) + ")"
-    for ev in hand.events:
-        if isinstance(ev, (Deal, Setup)):
-            for seat, held in enumerate(ev.holdings):
-                lines.append(f"  seat {seat} holds {_cards(held, style)}")
-            if ev.kitty is not None:
-                lines.append(f"  kitty {_cards(ev.kitty, style)}")
-    lines.append("  events:")
-    for ev in hand.events:
-        lines.append(f"    {ev.seq:>3} {_event_text(ev, style)}")
-    for issue in hand.issues:
-        lines.append(f"  ! {visible(issue)}")
-    return "\n".join(lines)
-
-
-def _event_text(ev: Event, style: str) -> str:
-    data = msgspec.to_builtins(ev)
-    kind = data.pop("type")
-    for key in ("match", "hand", "seq"):
-        data.pop(key, None)
-    note = data.pop("note", None)
-    parts = [kind]
-    if "seat" in data:
-        parts.append(f"seat {data.pop('seat')}")
-    if "cards" in data and data["cards"] is not None:
-        cards = data.pop("cards")
-        parts.append(_cards(cards, style) if kind != "play" else
-                     format_cards([Card.parse(c) for c in cards], style))
-    data.pop("holdings", None)
-    data.pop("kitty", None)
-    for key, value in data.items():
-        parts.append(f"{key}={visible(json.dumps(value, ensure_ascii=False))}")
-    if note:
-        parts.append(f"  # {visible(note)}")
-    return " ".join(parts)
 
 
 def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:

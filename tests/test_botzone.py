@@ -8,6 +8,7 @@ so a wrong suit order fails here. Simulated hands go out as Botzone logs and com
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -101,3 +102,21 @@ def test_a_bad_log_is_a_located_error(tmp_path, bad):
                                       str(tmp_path / "o.jsonl")])
     assert result.exit_code == 2 and "bad.json" in result.output
     assert "internal error" not in result.output
+
+
+SHARED_LOG = Path(__file__).resolve().parents[2] / "shared" / "botzone" / "logs.json"
+
+
+@pytest.mark.skipif(not SHARED_LOG.exists(), reason="the platform's sample log is not in shared/")
+def test_the_platforms_sample_log_imports_with_the_documented_verdicts(tmp_path):
+    """JackSimbol/Tractor's logs.json (that project's data: kept in the steering repo's
+    shared/botzone/, never in this repository): 88 events, incomplete after trick 16, and the
+    11 plays docs/import.md lists."""
+    events = read_log(SHARED_LOG.read_text())
+    assert len(events) == 88
+    gamelog.dump(events, tmp_path / "s.jsonl")
+    report = next(replay.validate(tmp_path / "s.jsonl"))
+    assert [(v.trick, v.seat) for v in report.violations] == [
+        (2, 2), (3, 1), (3, 2), (3, 3), (7, 2), (8, 2), (13, 0), (13, 1), (13, 2), (14, 2),
+        (15, 0)]
+    assert not report.complete

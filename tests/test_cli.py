@@ -77,8 +77,8 @@ def test_convert_reports_bad_lines_keeps_good_hands_and_exits_2(tmp_path):
 
 def test_usage_and_io_errors_exit_2_without_traceback(tmp_path):
     assert run("convert", tmp_path / "missing.jsonl", tmp_path / "x.jsonl").exit_code == 2
-    (tmp_path / "a.txt").write_text("hello")
-    result = run("convert", tmp_path / "a.txt", tmp_path / "x.jsonl")
+    (tmp_path / "a.csv").write_text("hello")
+    result = run("convert", tmp_path / "a.csv", tmp_path / "x.jsonl")
     assert result.exit_code == 2 and "cannot tell the format" in result.output
     assert "Traceback" not in result.output
     assert run("no-such-command").exit_code == 2
@@ -112,10 +112,14 @@ def test_show_prints_holdings_and_events():
     result = run("show", sample, "--no-color")
     assert result.exit_code == 0
     assert "Match ex-tractor-2" in result.output
-    assert re.search(r"seat 0 holds BJ BJ ♠A", result.output)
+    # dealt order: this hand's declarations say how many cards had been dealt (see
+    # gamelog.notation); a hand without them is shown sorted by suit
+    assert re.search(r"seat 0 holds ♦9 ♠2 ♥10 ♦7 BJ ♠A", result.output)
     assert "throw_fail seat 2" in result.output
     ascii_out = run("show", sample, "--ascii").output
-    assert "seat 0 holds BJ BJ AS KS" in ascii_out
+    assert "seat 0 holds 9D 2S TH 7D BJ AS" in ascii_out
+    typed = run("show", ROOT / "samples" / "examples" / "biaofen-3p.jsonl", "--ascii").output
+    assert "seat 0 holds LJ LJ AS JS JS 9S" in typed  # no declaration: sorted by suit
     assert run("show", sample, "--hand", "9").exit_code == 2
 
 

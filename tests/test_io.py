@@ -334,9 +334,9 @@ def test_blank_lines_are_ignored(tmp_path):
 def test_missing_file_and_unknown_suffix(tmp_path):
     with pytest.raises(GamelogIOError, match="no such file"):
         list(read_hands(tmp_path / "nope.jsonl"))
-    (tmp_path / "a.txt").write_text("x")
+    (tmp_path / "a.csv").write_text("x")
     with pytest.raises(GamelogIOError, match="cannot tell the format"):
-        list(read_hands(tmp_path / "a.txt"))
+        list(read_hands(tmp_path / "a.csv"))
 
 
 def test_corrupt_parquet_is_a_file_problem(tmp_path):

@@ -80,6 +80,25 @@ def progress_option(func: F) -> F:
         help="A progress bar on standard error (default: when it is a terminal).")(func)
 
 
+def engine_options(func: F) -> F:
+    func = click.option("--ray-address", metavar="ADDRESS",
+                        help="The Ray cluster to run on (default: RAY_ADDRESS, else a local Ray "
+                             "started for the run).")(func)
+    return click.option(
+        "--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+        help="local: this machine (-j processes); ray: a Ray cluster (pip install "
+             "'shengji-toolkit[ray]'; docs/scale.md).")(func)
+
+
+def _need_ray() -> None:
+    try:
+        import ray
+        import ray.data  # noqa: F401
+    except ImportError:
+        raise click.UsageError("--engine ray needs Ray: pip install 'shengji-toolkit[ray]'") \
+            from None
+
+
 def _cores(jobs: int) -> int:
     cores = os.cpu_count() or 1
     return cores if jobs == 0 else min(jobs, cores)
@@ -329,10 +348,11 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
                    "nothing else is wrong); by default it gives exit 1.")
 @jobs_option
 @progress_option
+@engine_options
 @handle_errors
 def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
              option_values: tuple[str, ...], strict: bool, quiet: bool, allow_incomplete: bool,
-             jobs: int, progress: bool | None) -> None:
+             jobs: int, progress: bool | None, engine: str, ray_address: str | None) -> None:
     """Check that every recorded hand was played by the rules.
 
     Replays each hand against its ruleset and reports every violation with its place, the
@@ -349,7 +369,20 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     jobs = _cores(jobs)
     bar = _show_progress(progress)
     found: list[tuple[str, str]] = []  # (kind, message) of every record problem
-    if jobs > 1 and not strict:
+    if engine == "ray":
+        _need_ray()
+        from analyze.distributed import replay_on_ray
+
+        with _progress(bar, "validating", list(paths)) as tick:
+            for reports, _ in replay_on_ray(list(paths), address=ray_address,
+                                            jobs=max(jobs, 2), ruleset=ruleset,
+                                            options=options, issues=issues):
+                for report in reports:
+                    line = _tally(report, counts, fmt, quiet, found)
+                    if line is not None:
+                        click.echo(line)
+                    tick(1)
+    elif jobs > 1 and not strict:
         inputs = files.record_files(list(paths))
         from replay.parallel import terminate_on_sigterm
 
@@ -513,13 +546,18 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
               help="Directory for the tables.")
 @click.option("--csv", "as_csv", is_flag=True, help="Write CSV instead of Parquet.")
+@click.option("--partitioned", is_flag=True,
+              help="Each table a directory of Parquet files partitioned by ruleset and a "
+                   "match-id bucket (hive style; what --engine ray writes).")
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
 @jobs_option
 @progress_option
+@engine_options
 @handle_errors
-def export(paths: tuple[Path, ...], output: Path, as_csv: bool, anonymize: bool,
-           ruleset: str | None, jobs: int, progress: bool | None) -> None:
+def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: bool,
+           anonymize: bool, ruleset: str | None, jobs: int, progress: bool | None, engine: str,
+           ray_address: str | None) -> None:
     """Write analysis-ready tables: matches, hands, tricks, plays, violations, holdings.
 
     Parquet by default (CSV with --csv, list columns joined by spaces); schemas in
@@ -532,12 +570,53 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, anonymize: bool,
     refuse_inputs(output, paths)
     check_replaceable(Path(os.path.abspath(output)), "export")  # before the work, not after
     issues: list[RecordError] = []
+    if engine == "ray":
+        _need_ray()
+        if as_csv or anonymize:
+            raise click.UsageError("--engine ray writes Parquet tables, not anonymized "
+                                   "(player aliases need the whole input in one place)")
+        _export_on_ray(paths, output, ruleset, max(_cores(jobs), 2), ray_address, issues)
+        return
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
         collector = collect(list(paths), anonymize=anonymize, issues=issues, ruleset=ruleset,
                             jobs=_cores(jobs), progress=tick)
-    for path, rows in export_tables(collector, output, csv=as_csv):
+    if partitioned:
+        from analyze.distributed import write_partitioned
+
+        if as_csv:
+            raise click.UsageError("--partitioned writes Parquet")
+        written = write_partitioned({name: [frame.to_arrow()]
+                                     for name, frame in collector.frames().items()},
+                                    Path(os.path.abspath(output)))
+    else:
+        written = export_tables(collector, output, csv=as_csv)
+    for path, rows in written:
         click.echo(f"{path}: {rows} rows", err=True)
     if report_issues(issues):
+        sys.exit(EXIT_INPUT)
+
+
+def _export_on_ray(paths: tuple[Path, ...], output: Path, ruleset: str | None, jobs: int,
+                   address: str | None, issues: list[RecordError]) -> None:
+    """``export --engine ray``: rows computed on the workers, written partitioned."""
+    import replay
+    from analyze.distributed import replay_on_ray, write_partitioned
+
+    tables: dict[str, list] = {}
+    problems: list[tuple[str, str]] = []
+    for reports, chunk_tables in replay_on_ray(list(paths), address=address, jobs=jobs,
+                                               ruleset=ruleset, tables=True, issues=issues):
+        for report in reports:
+            problems += [("error", str(i)) for i in report.record_issues
+                         if isinstance(i, replay.RulesetProblem)]
+        for name, table in (chunk_tables or {}).items():
+            tables.setdefault(name, []).append(table)
+    for path, rows in write_partitioned(tables, Path(os.path.abspath(output))):
+        click.echo(f"{path}: {rows} rows (partitioned by ruleset and bucket)", err=True)
+    found = _unique(problems + [(_issue_kind(i), str(i)) for i in issues])
+    for kind, message in found:
+        click.echo(f"{kind}: {visible(message)}", err=True)
+    if any(kind == "error" for kind, _ in found):
         sys.exit(EXIT_INPUT)
 
 

@@ -89,3 +89,24 @@ def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe(tmp_path, command):
                            capture_output=True, text=True,
                            env={**os.environ, "PYTHONWARNINGS": "ignore"})
     assert "hands/s" not in piped.stderr and "%" not in piped.stderr
+
+
+def test_a_partitioned_export_reads_as_one_data_set_with_the_same_rows(tmp_path):
+    import duckdb
+    import polars as pl
+
+    assert run("export", *INPUTS, "-o", tmp_path / "flat").exit_code == 0
+    assert run("export", *INPUTS, "-o", tmp_path / "parts", "--partitioned").exit_code == 0
+    for table in sorted((tmp_path / "flat").glob("*.parquet")):
+        expected = pl.read_parquet(table)
+        if expected.is_empty():
+            continue
+        pattern = str(tmp_path / "parts" / table.stem / "**" / "*.parquet")
+        got = pl.scan_parquet(pattern, hive_partitioning=True).collect().drop("bucket")
+        if "ruleset" not in expected.columns:
+            got = got.drop("ruleset")
+        got = got.select(expected.columns).cast(expected.schema)
+        assert sorted(map(repr, got.rows())) == sorted(map(repr, expected.rows())), table.stem
+        count = duckdb.sql(f"select count(*) from read_parquet('{pattern}', "
+                           "hive_partitioning=true)").fetchall()[0][0]
+        assert count == expected.height

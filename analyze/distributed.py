@@ -150,34 +150,38 @@ def bucket_of(match: str) -> int:
     return zlib.crc32(match.encode("utf-8", "surrogatepass")) % BUCKETS
 
 
-def write_partitioned(tables: dict[str, list[pa.Table]], directory: Path) -> list[tuple[Path, int]]:
-    """Each table under ``directory/NAME/ruleset=R/bucket=B/*.parquet`` (hive partitioning, the
-    partition values taken from each row's match), replacing an earlier export whole."""
+def write_partitioned(pieces: Iterable[dict[str, pa.Table]], directory: Path
+                      ) -> list[tuple[Path, int]]:
+    """Each table under ``directory/NAME/ruleset=R/bucket=B/part-K-I.parquet`` (hive
+    partitioning, the partition values taken from each row's match), piece by piece (so only one
+    piece is in memory), replacing an earlier export whole."""
     from gamelog.outputs import owned_directory
 
-    written: list[tuple[Path, int]] = []
+    counts: dict[str, int] = {}
     rulesets: dict[str, str] = {}
-    for part in tables.get("matches", []):
-        for match, name in zip(part.column("match").to_pylist(),
-                               part.column("ruleset").to_pylist(), strict=True):
-            rulesets[match] = name
     with owned_directory(directory, "export") as build:
-        for name, parts in tables.items():
-            non_empty = [p for p in parts if p.num_rows]
-            table = pa.concat_tables(non_empty) if non_empty else (parts[0] if parts else None)
-            if table is None:
-                continue
-            matches = table.column("match").to_pylist() if "match" in table.schema.names else []
-            if "ruleset" not in table.schema.names:
-                table = table.append_column("ruleset", pa.array(
-                    [rulesets.get(m, "?") for m in matches], pa.string()))
-            table = table.append_column("bucket", pa.array([bucket_of(m) for m in matches],
-                                                           pa.int32()))
-            pads.write_dataset(table, build / name, format="parquet",
-                               partitioning=["ruleset", "bucket"], partitioning_flavor="hive",
-                               existing_data_behavior="overwrite_or_ignore",
-                               basename_template="part-{i}.parquet",
-                               max_rows_per_file=ROWS_PER_FILE,
-                               max_rows_per_group=min(ROWS_PER_FILE, 100_000))
-            written.append((directory / name, table.num_rows))
-    return written
+        for k, tables in enumerate(pieces):
+            matches_table = tables.get("matches")
+            if matches_table is not None:
+                for match, name in zip(matches_table.column("match").to_pylist(),
+                                       matches_table.column("ruleset").to_pylist(), strict=True):
+                    rulesets[match] = name
+            for name, table in tables.items():
+                counts.setdefault(name, 0)
+                if not table.num_rows:
+                    continue
+                matches = table.column("match").to_pylist()
+                if "ruleset" not in table.schema.names:
+                    table = table.append_column("ruleset", pa.array(
+                        [rulesets.get(m, "?") for m in matches], pa.string()))
+                table = table.append_column("bucket", pa.array(
+                    [bucket_of(m) for m in matches], pa.int32()))
+                pads.write_dataset(table, build / name, format="parquet",
+                                   partitioning=["ruleset", "bucket"],
+                                   partitioning_flavor="hive",
+                                   existing_data_behavior="overwrite_or_ignore",
+                                   basename_template=f"part-{k}-{{i}}.parquet",
+                                   max_rows_per_file=ROWS_PER_FILE,
+                                   max_rows_per_group=min(ROWS_PER_FILE, 100_000))
+                counts[name] += table.num_rows
+    return [(directory / name, rows) for name, rows in counts.items()]

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from analyze.metrics import Collector
-from gamelog.jsonl import atomic_output
 from gamelog.outputs import owned_directory
 
 
 def export_tables(collector: Collector, directory: str | os.PathLike[str], *, csv: bool = False
                   ) -> list[tuple[Path, int]]:
-    """Write every table; returns (path, rows) for each.
+    """Write every table of a finished collector; returns (path, rows) for each."""
+    return write_tables([collector], directory, csv=csv)
+
+
+def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
+                 directory: str | os.PathLike[str], *, csv: bool = False
+                 ) -> list[tuple[Path, int]]:
+    """Write the tables from slices of rows (collectors, drained as they come, or frames):
+    each slice is appended to its table, so an export of any size holds only one slice in
+    memory. Returns (path, rows) for each table.
 
     The set of tables is built beside ``directory`` and swapped in whole (a killed run or a full
     disk leaves the earlier set as it was, never new tables beside old ones); an existing
@@ -22,17 +33,46 @@ def export_tables(collector: Collector, directory: str | os.PathLike[str], *, cs
     (:func:`gamelog.outputs.owned_directory`). CSV cells that a spreadsheet would run as a
     formula (starting ``=``, ``+``, ``-``, ``@``, tab or carriage return) get a leading ``'``."""
     out = Path(directory)
-    written: list[tuple[Path, int]] = []
+    suffix = "csv" if csv else "parquet"
+    counts: dict[str, int] = {}
     with owned_directory(out, "export") as build:
-        for name, frame in collector.frames().items():
-            file = f"{name}.{'csv' if csv else 'parquet'}"
-            with atomic_output(build / file) as f:
-                if csv:
-                    _csv_safe(frame).write_csv(f)
-                else:
-                    frame.write_parquet(f, compression="zstd")
-            written.append((out / file, frame.height))
-    return written
+        writers: dict[str, Any] = {}
+        handles: dict[str, Any] = {}
+        try:
+            for piece in slices:
+                frames = piece.drain() if isinstance(piece, Collector) else piece
+                for name, frame in frames.items():
+                    path = build / f"{name}.{suffix}"
+                    if csv:
+                        first = name not in handles
+                        if first:
+                            handles[name] = open(path, "wb")  # noqa: SIM115 - closed below
+                        _csv_safe(frame).write_csv(handles[name], include_header=first)
+                    else:
+                        table = frame.to_arrow()
+                        writer = writers.get(name)
+                        if writer is None:
+                            writer = writers[name] = pq.ParquetWriter(path, table.schema,
+                                                                      compression="zstd")
+                        writer.write_table(table.cast(writer.schema))
+                    counts[name] = counts.get(name, 0) + frame.height
+        finally:
+            for writer in writers.values():
+                writer.close()
+            for handle in handles.values():
+                handle.close()
+    return [(out / f"{name}.{suffix}", rows) for name, rows in counts.items()]
+
+
+def collector_slices(reports: Iterable[Any], *, anonymize: bool = False, every: int = 500
+                     ) -> Iterable[Collector]:
+    """One collector, handed out every ``every`` hands for :func:`write_tables` to drain."""
+    collector = Collector(anonymize=anonymize)
+    for report in reports:
+        collector.add(report)
+        if collector.pending_hands >= every:
+            yield collector
+    yield collector
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

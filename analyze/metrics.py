@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,6 +216,22 @@ class Collector:
 
     # -- frames ---------------------------------------------------------------------------------
 
+    @property
+    def pending_hands(self) -> int:
+        """Hands added since the last :meth:`drain`."""
+        return len(self.hands)
+
+    def drain(self) -> dict[str, pl.DataFrame]:
+        """The frames of the rows added since the last drain, and forget those rows (player
+        aliases and the matches already listed are kept): an export streams in slices."""
+        frames = self.frames()
+        for rows in (self.matches, self.hands, self.tricks, self.plays, self.violations,
+                     self.holdings, self.auctions):
+            rows.clear()
+        self._hand_index.clear()
+        self._holding_index.clear()
+        return frames
+
     def frames(self) -> dict[str, pl.DataFrame]:
         """The flat tables: matches, hands, tricks, plays, violations, holdings."""
         return {
@@ -408,16 +424,28 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             progress: Callable[[int], None] | None = None) -> Collector:
     """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay runs in that
     many processes (the same rows, in the same order); ``progress(n)`` after each n hands."""
+    c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays)
+    for report in playable_reports(paths, issues=issues, ruleset=ruleset, jobs=jobs,
+                                   progress=progress):
+        c.add(report)
+    return c
+
+
+def playable_reports(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
+                     issues: list | None = None, ruleset: str | None = None, jobs: int = 1,
+                     progress: Callable[[int], None] | None = None) -> Iterator[HandReport]:
+    """Every hand's report, replayed once (in ``jobs`` processes when > 1), in input order;
+    a match whose ruleset is unknown or misconfigured is reported once in ``issues`` and left
+    out, since no table can hold it."""
     import replay
     from gamelog import files
 
-    c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays)
     unplayable: set[str] = set()
     if jobs > 1:
         from replay.parallel import replay_in_processes
 
         hands = files.read_hands(paths, issues=issues)
-        reports = replay_in_processes(hands, jobs, ruleset=ruleset)
+        reports: Iterable[HandReport] = replay_in_processes(hands, jobs, ruleset=ruleset)
     else:
         reports = replay.validate(paths, ruleset=ruleset, issues=issues)
     for report in reports:
@@ -430,5 +458,4 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
                     issues.append(problem)
                 unplayable.add(str(problem))
             continue
-        c.add(report)
-    return c
+        yield report

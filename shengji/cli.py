@@ -563,8 +563,8 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
     Parquet by default (CSV with --csv, list columns joined by spaces); schemas in
     docs/export.md.
     """
-    from analyze.export import export_tables
-    from analyze.metrics import collect
+    from analyze.export import collector_slices, write_tables
+    from analyze.metrics import playable_reports
     from gamelog.outputs import check_replaceable
 
     refuse_inputs(output, paths)
@@ -577,19 +577,20 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
                                    "(player aliases need the whole input in one place)")
         _export_on_ray(paths, output, ruleset, max(_cores(jobs), 2), ray_address, issues)
         return
+    if partitioned and as_csv:
+        raise click.UsageError("--partitioned writes Parquet")
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
-        collector = collect(list(paths), anonymize=anonymize, issues=issues, ruleset=ruleset,
-                            jobs=_cores(jobs), progress=tick)
-    if partitioned:
-        from analyze.distributed import write_partitioned
+        reports = playable_reports(list(paths), issues=issues, ruleset=ruleset,
+                                   jobs=_cores(jobs), progress=tick)
+        slices = collector_slices(reports, anonymize=anonymize)  # flat memory, any input size
+        if partitioned:
+            from analyze.distributed import write_partitioned
 
-        if as_csv:
-            raise click.UsageError("--partitioned writes Parquet")
-        written = write_partitioned({name: [frame.to_arrow()]
-                                     for name, frame in collector.frames().items()},
-                                    Path(os.path.abspath(output)))
-    else:
-        written = export_tables(collector, output, csv=as_csv)
+            written = write_partitioned(
+                ({name: frame.to_arrow() for name, frame in c.drain().items()} for c in slices),
+                Path(os.path.abspath(output)))
+        else:
+            written = write_tables(slices, output, csv=as_csv)
     for path, rows in written:
         click.echo(f"{path}: {rows} rows", err=True)
     if report_issues(issues):
@@ -602,16 +603,17 @@ def _export_on_ray(paths: tuple[Path, ...], output: Path, ruleset: str | None, j
     import replay
     from analyze.distributed import replay_on_ray, write_partitioned
 
-    tables: dict[str, list] = {}
     problems: list[tuple[str, str]] = []
-    for reports, chunk_tables in replay_on_ray(list(paths), address=address, jobs=jobs,
-                                               ruleset=ruleset, tables=True, issues=issues):
-        for report in reports:
-            problems += [("error", str(i)) for i in report.record_issues
-                         if isinstance(i, replay.RulesetProblem)]
-        for name, table in (chunk_tables or {}).items():
-            tables.setdefault(name, []).append(table)
-    for path, rows in write_partitioned(tables, Path(os.path.abspath(output))):
+
+    def pieces() -> Iterator[dict[str, Any]]:
+        for reports, chunk_tables in replay_on_ray(list(paths), address=address, jobs=jobs,
+                                                   ruleset=ruleset, tables=True, issues=issues):
+            for report in reports:
+                problems.extend(("error", str(i)) for i in report.record_issues
+                                if isinstance(i, replay.RulesetProblem))
+            yield chunk_tables or {}
+
+    for path, rows in write_partitioned(pieces(), Path(os.path.abspath(output))):
         click.echo(f"{path}: {rows} rows (partitioned by ruleset and bucket)", err=True)
     found = _unique(problems + [(_issue_kind(i), str(i)) for i in issues])
     for kind, message in found:

@@ -147,18 +147,18 @@ def test_03_export_swaps_its_tables_in_whole(tmp_path, monkeypatch):
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     import analyze.export as export
 
-    real = export.atomic_output
+    real = export.pq.ParquetWriter
 
     class Dying(real):  # the disk fills up while the third table is written
         count = 0
 
-        def __enter__(self):
+        def __init__(self, *args, **kwargs):
             Dying.count += 1
             if Dying.count == 3:
                 raise OSError(28, "No space left on device")
-            return super().__enter__()
+            super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(export, "atomic_output", Dying)
+    monkeypatch.setattr(export.pq, "ParquetWriter", Dying)
     other = tmp_path / "c.jsonl"
     other.write_bytes(MATCH.read_bytes().replace(b"tractor-2deck-2-0001", b"x"))
     result = run("export", other, "-o", out)

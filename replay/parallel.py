@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from gamelog import files
+from gamelog.gcpause import gc_paused
 from gamelog.model import Hand
 from replay.results import HandReport, MatchContext
 
@@ -76,13 +77,15 @@ class terminate_on_sigterm:
 
 def replay_after_warmup(hands: Iterable[Hand], reported: Callable[[int, Hand], bool],
                         ruleset: str | None, options: dict[str, Any],
-                        start: Context | None = None
+                        start: Context | None = None,
+                        on_report: Callable[[HandReport], None] | None = None
                         ) -> tuple[list[HandReport], Context | None, Context | None]:
     """Replay ``hands``; those before the first one ``reported(index, hand)`` accepts only
     warm up the context of a match the batch continues, and are not returned. With
     ``start``, the first returned hand starts from that context instead. Returns the reports,
     the context the first returned hand started from (when warm-up hands of its match came
-    before it) and the context of the last match at the end."""
+    before it) and the context of the last match at the end. With ``on_report``, each report
+    is handed to it as it comes and not kept (the returned list is then empty)."""
     from replay import validate_hands
 
     contexts: OrderedDict = OrderedDict()
@@ -102,13 +105,19 @@ def replay_after_warmup(hands: Iterable[Hand], reported: Callable[[int, Hand], b
 
     out: list[HandReport] = []
     last_key = None
-    for i, report in enumerate(validate_hands(feed(), ruleset=ruleset, options=options,
-                                              contexts=contexts)):
-        if not first or i < first[0]:
-            continue  # warm-up only
-        if report.record is not None:
-            last_key = (report.record.source, report.match)
-        out.append(report)
+    # The collector paused for the whole batch: its lines and events, held for the batch, would
+    # otherwise be rescanned at every collection (the replay makes no lasting cycles).
+    with gc_paused():
+        for i, report in enumerate(validate_hands(feed(), ruleset=ruleset, options=options,
+                                                  contexts=contexts)):
+            if not first or i < first[0]:
+                continue  # warm-up only
+            if report.record is not None:
+                last_key = (report.record.source, report.match)
+            if on_report is not None:
+                on_report(report)
+            else:
+                out.append(report)
     end = (last_key, copy.deepcopy(contexts[last_key])) if last_key in contexts else None
     return out, (at_start[0] if at_start else None), end
 

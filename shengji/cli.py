@@ -685,6 +685,8 @@ class _LineKey(msgspec.Struct):
 
 
 _Lines = list[tuple[int, bytes]]
+_CANONICAL = b'{"type":"'
+_STARTS = (b'{"type":"hand"', b'{"type":"match"')
 _Context = tuple[tuple[str | None, str], Any]  # ((source, match), MatchContext)
 
 
@@ -704,16 +706,19 @@ def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
 
     decoder = EventDecoder()
     assembler = HandAssembler(source, "line", strict=False, decoder=decoder)
-    reports, at_start, end = replay_after_warmup(
-        assembler.feed(items_of_lines(lines, decoder)),
-        lambda _i, hand: (hand.first_line or 0) >= first, ruleset, options, start)
     out: list[str] = []
     counts = _new_counts()
     found: list[tuple[str, str]] = []
-    for report in reports:
+
+    def tally(report: Any) -> None:  # as each hand is replayed: no report is kept
         line = _tally(report, counts, fmt, quiet, found)
         if line is not None:
             out.append(line)
+
+    _, at_start, end = replay_after_warmup(
+        assembler.feed(items_of_lines(lines, decoder)),
+        lambda _i, hand: (hand.first_line or 0) >= first, ruleset, options, start,
+        on_report=tally)
     found += [(_issue_kind(i), str(i)) for i in assembler.issues
               if i.line is None or i.line >= first]
     return out, counts, _unique(found), at_start, end
@@ -759,6 +764,15 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
             try:
                 with stream:
                     for number, line in files.jsonl.numbered_lines(stream, source):
+                        if line.startswith(_CANONICAL) and not line.startswith(_STARTS):
+                            # the next event of the hand in progress, as our writer writes it:
+                            # no need to decode its key (most lines; the worker checks it)
+                            if current is not None and current == skipping:
+                                continue
+                            if not first:
+                                first = number
+                            batch.append((number, line))
+                            continue
                         try:
                             key = key_of(line)
                         except (msgspec.MsgspecError, RecursionError):

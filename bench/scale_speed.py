@@ -1,0 +1,87 @@
+"""Benchmark: validate, export and report on one core, on two, and on Ray; and a 1,000,000-hand
+validate and export with their peak memory.
+
+    python bench/scale_speed.py                      # 20,000 hands: the -j 1 / -j 2 / Ray table
+    python bench/scale_speed.py --million            # ... and validate + export of 1,000,000
+
+Inputs are the simulated two-deck hands of bench/validate_speed.py (bench/data/sim-2deck-5000.jsonl,
+made on first use), replicated under new match ids. Each run is `shengji ...` in a fresh
+process, timed wall-clock, its peak resident memory read with `/usr/bin/time -f %M`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = ROOT / "bench" / "data" / "sim-2deck-5000.jsonl"
+
+
+def replicate(hands: int) -> Path:
+    """A file of ``hands`` distinct hands: the 5,000-hand simulation repeated under new ids."""
+    if not BASE.exists():
+        subprocess.run([sys.executable, str(ROOT / "bench" / "validate_speed.py"), "--hands",
+                        "5000", "--no-memory", "--repeat", "1"], check=True,
+                       stdout=subprocess.DEVNULL)
+    out = ROOT / "bench" / "data" / f"sim-2deck-x{hands}.jsonl"
+    if out.exists():
+        return out
+    src = BASE.read_bytes()
+    copies = max(1, hands // 5000)
+    with open(out, "wb") as f:
+        for k in range(copies):
+            f.write(src.replace(b'"match":"sim-', b'"match":"r%d-sim-' % k))
+    return out
+
+
+def timed(args: list[str]) -> tuple[float, int]:
+    """Seconds and peak RSS (MB) of `shengji ARGS` in a fresh process."""
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-m", "shengji.cli",
+                           *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True,
+                          env={"PYTHONWARNINGS": "ignore", "PATH": "/usr/bin:/bin"})
+    elapsed = time.perf_counter() - start
+    rss = int(proc.stderr.strip().splitlines()[-1]) // 1024
+    return elapsed, rss
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, default=20_000)
+    ap.add_argument("--million", action="store_true")
+    ap.add_argument("--no-ray", action="store_true")
+    args = ap.parse_args()
+    data = replicate(args.hands)
+    tmp = Path(tempfile.mkdtemp(prefix="scale-"))
+    print(f"{args.hands:,} hands: {data.name}, {data.stat().st_size / 1e6:.0f} MB")
+    engines = [("-j 1", ["-j", "1"]), ("-j 2", ["-j", "2"])]
+    if not args.no_ray:
+        engines.append(("ray (local, 2 workers)", ["--engine", "ray", "-j", "2"]))
+    for command in ("validate", "export", "report"):
+        for label, flags in engines:
+            if command == "report" and "ray" in label:
+                continue
+            name = f"{command}-{len(flags)}" + (".html" if command == "report" else "")
+            out = [] if command == "validate" else ["-o", str(tmp / name)]
+            extra = ["-q"] if command == "validate" else (
+                ["--max-hands", "20"] if command == "report" else [])
+            seconds, rss = timed([command, str(data), *out, *extra, *flags])
+            print(f"{command:<9} {label:<24} {seconds:8.1f} s {args.hands / seconds:10,.0f} "
+                  f"hands/s {rss:7,} MB peak")
+    if args.million:
+        big = replicate(1_000_000)
+        print(f"1,000,000 hands: {big.name}, {big.stat().st_size / 1e9:.1f} GB")
+        for command, out in (("validate", ["-q"]), ("export", ["-o", str(tmp / "million")])):
+            seconds, rss = timed([command, str(big), *out, "-j", "2"])
+            print(f"{command:<9} -j 2 {seconds:8.1f} s {1_000_000 / seconds:10,.0f} hands/s "
+                  f"{rss:7,} MB peak")
+
+
+if __name__ == "__main__":
+    main()

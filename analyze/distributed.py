@@ -12,7 +12,6 @@ See docs/scale.md.
 
 from __future__ import annotations
 
-import io
 import logging
 import os
 import pickle
@@ -24,6 +23,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.dataset as pads
 
+from analyze.export import _from_ipc, _to_ipc
 from gamelog import files
 from gamelog.errors import RecordError
 from gamelog.model import Hand
@@ -69,30 +69,11 @@ class _Replayer:
                     if not any(isinstance(i, replay.RulesetProblem)
                                for i in report.record_issues):
                         collector.add(report)
-                tables = _ipc(collector.frames())
+                tables = _to_ipc(collector.frames())
             out_index.append(int(index))
             out_reports.append(zlib.compress(pickle.dumps(reports, protocol=5), 1))
             out_tables.append(tables)
         return {"index": out_index, "reports": out_reports, "tables": out_tables}
-
-
-def _ipc(frames: dict[str, Any]) -> bytes:
-    """Several polars frames as one Arrow IPC payload (a stream per table, named)."""
-    buf = io.BytesIO()
-    parts = {}
-    for name, frame in frames.items():
-        sink = io.BytesIO()
-        table = frame.to_arrow()
-        with pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
-        parts[name] = sink.getvalue()
-    pickle.dump(parts, buf, protocol=5)
-    return buf.getvalue()
-
-
-def _tables(payload: bytes) -> dict[str, pa.Table]:
-    return {name: pa.ipc.open_stream(data).read_all()
-            for name, data in pickle.loads(payload).items()}
 
 
 def _started(address: str | None, jobs: int) -> bool:
@@ -139,7 +120,7 @@ def replay_on_ray(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str
             concurrency=max(1, jobs), batch_format="numpy")
         for row in mapped.iter_rows():
             reports = pickle.loads(zlib.decompress(bytes(row["reports"])))
-            yield reports, (_tables(bytes(row["tables"])) if tables else None)
+            yield reports, (_from_ipc(bytes(row["tables"])) if tables else None)
     finally:
         if started:
             ray.shutdown()

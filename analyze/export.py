@@ -37,6 +37,7 @@ def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
     counts: dict[str, int] = {}
     with owned_directory(out, "export") as build:
         writers: dict[str, Any] = {}
+        pending: dict[str, list[Any]] = {}  # rows not yet written, whole row groups at a time
         handles: dict[str, Any] = {}
         try:
             for piece in slices:
@@ -54,14 +55,35 @@ def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
                         if writer is None:
                             writer = writers[name] = pq.ParquetWriter(path, table.schema,
                                                                       compression="zstd")
-                        writer.write_table(table.cast(writer.schema))
+                        held = pending.setdefault(name, [])
+                        held.append(table.cast(writer.schema))
+                        if sum(t.num_rows for t in held) >= GROUP_ROWS:
+                            pending[name] = _write_groups(writer, held, final=False)
                     counts[name] = counts.get(name, 0) + frame.height
+            for name, held in pending.items():
+                _write_groups(writers[name], held, final=True)
         finally:
             for writer in writers.values():
                 writer.close()
             for handle in handles.values():
                 handle.close()
     return [(out / f"{name}.{suffix}", rows) for name, rows in counts.items()]
+
+
+GROUP_ROWS = 100_000
+"""Rows per Parquet row group of an export: fixed, so that the files are the same bytes however
+the rows arrived (one process or several)."""
+
+
+def _write_groups(writer: Any, held: list[Any], *, final: bool) -> list[Any]:
+    """Write whole row groups of ``held`` (the rest too when ``final``); returns what is left."""
+    import pyarrow as pa
+
+    table = pa.concat_tables(held) if len(held) > 1 else held[0]
+    whole = table.num_rows if final else table.num_rows - table.num_rows % GROUP_ROWS
+    if whole:
+        writer.write_table(table.slice(0, whole), row_group_size=GROUP_ROWS)
+    return [] if final else [table.slice(whole)]
 
 
 def collector_slices(reports: Iterable[Any], *, anonymize: bool = False, every: int = 500
@@ -73,6 +95,99 @@ def collector_slices(reports: Iterable[Any], *, anonymize: bool = False, every: 
         if collector.pending_hands >= every:
             yield collector
     yield collector
+
+
+def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = None,
+                              issues: list | None = None,
+                              progress: Any = None) -> Iterable[dict[str, pl.DataFrame]]:
+    """The export's rows computed in ``jobs`` processes: each worker replays a batch of hands
+    (with the warm-up and context checks of :mod:`replay.parallel`) and returns its table rows
+    as Arrow IPC, never the reports; the slices come in input order, so the tables are those
+    of one process. A match whose ruleset cannot be built is reported in ``issues``."""
+    from gamelog import files
+    from gamelog.errors import RecordError
+    from replay.parallel import checked_in_order, hand_batches, in_order, terminate_on_sigterm
+
+    seen: set[str] = set()
+    listed: set[str] = set()
+    tasks = ((packed, warm, ruleset) for packed, warm in
+             hand_batches(files.read_hands(paths, issues=issues)))
+    with terminate_on_sigterm():
+        for payload, problems, hands in checked_in_order(
+                in_order(jobs, _table_batch, tasks, keep_tasks=True), _table_batch):
+            for problem in problems:
+                if problem not in seen and issues is not None:
+                    seen.add(problem)
+                    issues.append(RecordError(problem))
+            if progress is not None:
+                progress(hands)
+            frames = {name: pl.from_arrow(table) for name, table in _from_ipc(payload).items()}
+            yield first_match_rows(frames, listed)
+
+
+def first_match_rows(frames: dict[str, Any], listed: set[str]) -> dict[str, Any]:
+    """``frames`` with the ``matches`` rows of matches already listed by an earlier slice left
+    out (a match split across two workers' batches is one row, as in one process)."""
+    matches = frames.get("matches")
+    if matches is None or matches.is_empty():
+        return frames
+    ids = matches["match"].to_list()
+    keep = [m not in listed for m in ids]
+    listed.update(ids)
+    if all(keep):
+        return frames
+    return {**frames, "matches": matches.filter(pl.Series(keep))}
+
+
+def _table_batch(packed: bytes, first: int, ruleset: str | None, start: Any = None
+                 ) -> tuple[bytes, list[str], int, Any, Any]:
+    """A worker: replay a batch of hands and compute its export rows (see
+    :func:`table_slices_in_processes`)."""
+    import replay
+    from gamelog import files
+    from replay.parallel import replay_after_warmup
+
+    collector = Collector()
+    problems: list[str] = []
+    count = [0]
+
+    def add(report: Any) -> None:
+        count[0] += 1
+        found = [str(i) for i in report.record_issues if isinstance(i, replay.RulesetProblem)]
+        if found:
+            problems.extend(found)
+        else:
+            collector.add(report)
+
+    _, at_start, end = replay_after_warmup(files.unpack_hands(packed),
+                                           lambda i, _h: i >= first, ruleset, {}, start,
+                                           on_report=add)
+    return _to_ipc(collector.drain()), problems, count[0], at_start, end
+
+
+def _to_ipc(frames: dict[str, pl.DataFrame]) -> bytes:
+    import io
+    import pickle
+
+    import pyarrow as pa
+
+    parts = {}
+    for name, frame in frames.items():
+        sink = io.BytesIO()
+        table = frame.to_arrow()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        parts[name] = sink.getvalue()
+    return pickle.dumps(parts, protocol=5)
+
+
+def _from_ipc(payload: bytes) -> dict[str, Any]:
+    import pickle
+
+    import pyarrow as pa
+
+    return {name: pa.ipc.open_stream(data).read_all()
+            for name, data in pickle.loads(payload).items()}
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -35,7 +35,7 @@ def replicate(hands: int) -> Path:
     copies = max(1, hands // 5000)
     with open(out, "wb") as f:
         for k in range(copies):
-            f.write(src.replace(b'"match":"sim-', b'"match":"r%d-sim-' % k))
+            f.write(src.replace(b'"match":"bench-', b'"match":"r%d-bench-' % k))
     return out
 
 

@@ -37,7 +37,7 @@ def in_order(jobs: int, work: Callable[..., Any], tasks: Iterable[tuple[Any, ...
         task, future = entry
         return (task, future.result()) if keep_tasks else future.result()
 
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_start_context())
     try:
         pending: deque = deque()
         for task in tasks:
@@ -53,6 +53,15 @@ def in_order(jobs: int, work: Callable[..., Any], tasks: Iterable[tuple[Any, ...
         raise
     else:
         pool.shutdown()
+
+
+def _start_context() -> Any:
+    """Workers start from a fresh server process (forkserver), not a fork of this one: a fork
+    of a process whose polars or Arrow thread pools are running can deadlock in the child."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 class terminate_on_sigterm:
@@ -152,22 +161,26 @@ def replay_in_processes(hands: Iterable[Hand], jobs: int, *, ruleset: str | None
                         warm_hands: int = 8) -> Iterator[HandReport]:
     """Every hand's report, in input order, replayed in ``jobs`` processes: identical to
     :func:`replay.validate_hands` in one (see the module's docstring)."""
-    options = options or {}
-
-    def tasks() -> Iterator[tuple[Any, ...]]:
-        batch: list[Hand] = []
-        warm = 0
-        for hand in hands:
-            if len(batch) - warm >= batch_hands:
-                yield files.pack_hands(batch), warm, ruleset, options
-                same = [h for h in batch[-warm_hands:] if h.match == hand.match
-                        and h.source == hand.source]
-                batch, warm = same, len(same)
-            batch.append(hand)
-        if len(batch) > warm:
-            yield files.pack_hands(batch), warm, ruleset, options
-
+    tasks = ((packed, warm, ruleset, options or {})
+             for packed, warm in hand_batches(hands, batch_hands, warm_hands))
     with terminate_on_sigterm():
-        for reports in checked_in_order(in_order(jobs, _replay_batch, tasks(), keep_tasks=True),
+        for reports in checked_in_order(in_order(jobs, _replay_batch, tasks, keep_tasks=True),
                                         _replay_batch):
             yield from reports
+
+
+def hand_batches(hands: Iterable[Hand], batch_hands: int = 200, warm_hands: int = 8
+                 ) -> Iterator[tuple[bytes, int]]:
+    """Hands packed in batches cut at hand boundaries: ``(packed, warm)``, where the first
+    ``warm`` hands are the last hands of a match the batch continues (context only)."""
+    batch: list[Hand] = []
+    warm = 0
+    for hand in hands:
+        if len(batch) - warm >= batch_hands:
+            yield files.pack_hands(batch), warm
+            same = [h for h in batch[-warm_hands:] if h.match == hand.match
+                    and h.source == hand.source]
+            batch, warm = same, len(same)
+        batch.append(hand)
+    if len(batch) > warm:
+        yield files.pack_hands(batch), warm

@@ -580,17 +580,25 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
     if partitioned and as_csv:
         raise click.UsageError("--partitioned writes Parquet")
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
-        reports = playable_reports(list(paths), issues=issues, ruleset=ruleset,
-                                   jobs=_cores(jobs), progress=tick)
-        slices = collector_slices(reports, anonymize=anonymize)  # flat memory, any input size
+        slices: Iterable[Any]
+        if _cores(jobs) > 1 and not anonymize:  # rows made in the workers (aliases need one)
+            from analyze.export import table_slices_in_processes
+
+            slices = table_slices_in_processes(list(paths), _cores(jobs), ruleset=ruleset,
+                                               issues=issues, progress=tick)
+        else:
+            reports = playable_reports(list(paths), issues=issues, ruleset=ruleset,
+                                       progress=tick)
+            slices = collector_slices(reports, anonymize=anonymize)  # flat memory
+        pieces = ((c.drain() if hasattr(c, "drain") else c) for c in slices)
         if partitioned:
             from analyze.distributed import write_partitioned
 
             written = write_partitioned(
-                ({name: frame.to_arrow() for name, frame in c.drain().items()} for c in slices),
+                ({name: frame.to_arrow() for name, frame in piece.items()} for piece in pieces),
                 Path(os.path.abspath(output)))
         else:
-            written = write_tables(slices, output, csv=as_csv)
+            written = write_tables(pieces, output, csv=as_csv)
     for path, rows in written:
         click.echo(f"{path}: {rows} rows", err=True)
     if report_issues(issues):
@@ -606,12 +614,18 @@ def _export_on_ray(paths: tuple[Path, ...], output: Path, ruleset: str | None, j
     problems: list[tuple[str, str]] = []
 
     def pieces() -> Iterator[dict[str, Any]]:
+        import polars as pl
+
+        from analyze.export import first_match_rows
+
+        listed: set[str] = set()
         for reports, chunk_tables in replay_on_ray(list(paths), address=address, jobs=jobs,
                                                    ruleset=ruleset, tables=True, issues=issues):
             for report in reports:
                 problems.extend(("error", str(i)) for i in report.record_issues
                                 if isinstance(i, replay.RulesetProblem))
-            yield chunk_tables or {}
+            frames = {name: pl.from_arrow(t) for name, t in (chunk_tables or {}).items()}
+            yield {name: f.to_arrow() for name, f in first_match_rows(frames, listed).items()}
 
     for path, rows in write_partitioned(pieces(), Path(os.path.abspath(output))):
         click.echo(f"{path}: {rows} rows (partitioned by ruleset and bucket)", err=True)

@@ -3,6 +3,7 @@ validate and export with their peak memory.
 
     python bench/scale_speed.py                      # 20,000 hands: the -j 1 / -j 2 / Ray table
     python bench/scale_speed.py --million            # ... and validate + export of 1,000,000
+    python bench/scale_speed.py --only-million       # the 1,000,000-hand runs alone
 
 Inputs are the simulated two-deck hands of bench/validate_speed.py (bench/data/sim-2deck-5000.jsonl,
 made on first use), replicated under new match ids. Each run is `shengji ...` in a fresh
@@ -51,17 +52,12 @@ def timed(args: list[str]) -> tuple[float, int]:
     return elapsed, rss
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--hands", type=int, default=20_000)
-    ap.add_argument("--million", action="store_true")
-    ap.add_argument("--no-ray", action="store_true")
-    args = ap.parse_args()
-    data = replicate(args.hands)
-    tmp = Path(tempfile.mkdtemp(prefix="scale-"))
-    print(f"{args.hands:,} hands: {data.name}, {data.stat().st_size / 1e6:.0f} MB")
+def small(hands: int, tmp: Path, *, ray: bool) -> None:
+    """The table: validate, export and report of ``hands`` hands with -j 1, -j 2 and Ray."""
+    data = replicate(hands)
+    print(f"{hands:,} hands: {data.name}, {data.stat().st_size / 1e6:.0f} MB")
     engines = [("-j 1", ["-j", "1"]), ("-j 2", ["-j", "2"])]
-    if not args.no_ray:
+    if ray:
         engines.append(("ray (local, 2 workers)", ["--engine", "ray", "-j", "2"]))
     for command in ("validate", "export", "report"):
         for label, flags in engines:
@@ -72,15 +68,33 @@ def main() -> None:
             extra = ["-q"] if command == "validate" else (
                 ["--max-hands", "20"] if command == "report" else [])
             seconds, rss = timed([command, str(data), *out, *extra, *flags])
-            print(f"{command:<9} {label:<24} {seconds:8.1f} s {args.hands / seconds:10,.0f} "
-                  f"hands/s {rss:7,} MB peak")
-    if args.million:
-        big = replicate(1_000_000)
-        print(f"1,000,000 hands: {big.name}, {big.stat().st_size / 1e9:.1f} GB")
-        for command, out in (("validate", ["-q"]), ("export", ["-o", str(tmp / "million")])):
-            seconds, rss = timed([command, str(big), *out, "-j", "2"])
-            print(f"{command:<9} -j 2 {seconds:8.1f} s {1_000_000 / seconds:10,.0f} hands/s "
-                  f"{rss:7,} MB peak")
+            print(f"{command:<9} {label:<24} {seconds:8.1f} s {hands / seconds:10,.0f} "
+                  f"hands/s {rss:7,} MB peak", flush=True)
+
+
+def million(tmp: Path) -> None:
+    """Validate and export of 1,000,000 hands with -j 2, and their peak memory."""
+    big = replicate(1_000_000)
+    print(f"1,000,000 hands: {big.name}, {big.stat().st_size / 1e9:.1f} GB", flush=True)
+    for command, out in (("validate", ["-q"]), ("export", ["-o", str(tmp / "million")])):
+        seconds, rss = timed([command, str(big), *out, "-j", "2"])
+        print(f"{command:<9} -j 2 {seconds:8.1f} s {1_000_000 / seconds:10,.0f} hands/s "
+              f"{rss:7,} MB peak", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, default=20_000)
+    ap.add_argument("--million", action="store_true")
+    ap.add_argument("--only-million", action="store_true",
+                    help="skip the small table; implies --million")
+    ap.add_argument("--no-ray", action="store_true")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="scale-"))
+    if not args.only_million:
+        small(args.hands, tmp, ray=not args.no_ray)
+    if args.million or args.only_million:
+        million(tmp)
 
 
 if __name__ == "__main__":

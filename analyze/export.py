@@ -87,14 +87,14 @@ def _write_groups(writer: Any, held: list[Any], *, final: bool) -> list[Any]:
 
 
 def collector_slices(reports: Iterable[Any], *, anonymize: bool = False, every: int = 500
-                     ) -> Iterable[Collector]:
-    """One collector, handed out every ``every`` hands for :func:`write_tables` to drain."""
+                     ) -> Iterable[dict[str, pl.DataFrame]]:
+    """The export's rows, a slice of tables every ``every`` hands (so memory stays flat)."""
     collector = Collector(anonymize=anonymize)
     for report in reports:
         collector.add(report)
         if collector.pending_hands >= every:
-            yield collector
-    yield collector
+            yield collector.drain()
+    yield collector.drain()
 
 
 def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = None,

@@ -18,7 +18,7 @@ def visible(text: object) -> str:
 
 def visible_json(value: object) -> str:
     """``value`` as JSON text with the same characters escaped as :func:`visible` escapes, but
-    in JSON's own ``\\uXXXX`` form, so that the text still reads back as the same value."""
+    in JSON's own escape form (``\\u001b``), so that the text still reads back as the same value."""
     import json
 
     text = json.dumps(value, ensure_ascii=False)

@@ -580,17 +580,16 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
     if partitioned and as_csv:
         raise click.UsageError("--partitioned writes Parquet")
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
-        slices: Iterable[Any]
+        pieces: Iterable[dict[str, Any]]
         if _cores(jobs) > 1 and not anonymize:  # rows made in the workers (aliases need one)
             from analyze.export import table_slices_in_processes
 
-            slices = table_slices_in_processes(list(paths), _cores(jobs), ruleset=ruleset,
+            pieces = table_slices_in_processes(list(paths), _cores(jobs), ruleset=ruleset,
                                                issues=issues, progress=tick)
         else:
             reports = playable_reports(list(paths), issues=issues, ruleset=ruleset,
-                                       progress=tick)
-            slices = collector_slices(reports, anonymize=anonymize)  # flat memory
-        pieces = ((c.drain() if hasattr(c, "drain") else c) for c in slices)
+                                       jobs=_cores(jobs), progress=tick)
+            pieces = collector_slices(reports, anonymize=anonymize)  # flat memory
         if partitioned:
             from analyze.distributed import write_partitioned
 

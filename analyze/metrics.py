@@ -63,6 +63,14 @@ class Collector:
     _players: dict[tuple[str | None, int], str] = field(default_factory=dict)
     _holding_index: dict[tuple[str, int], list[int]] = field(default_factory=dict)
     _aliases: dict[str, str] = field(default_factory=dict)
+    _labels: dict[str, str] = field(default_factory=dict)
+    _label_owner: dict[str, str] = field(default_factory=dict)
+    keep_pages: bool = False
+    """Keep each hand's viewer data (JSON, :mod:`analyze.handview`) for the report's pages."""
+    pages: list[tuple[str, str]] = field(default_factory=list)
+    """(page slug, the hand's viewer JSON) per hand, with ``keep_pages``."""
+    focus_player: str | None = None
+    """A player (id or name) put at the bottom of each hand's viewer where they sat."""
 
     def player(self, header: MatchStart | None, seat: int | None) -> str | None:
         """The seat's player name (or id), anonymized when asked; cached per match and seat."""
@@ -75,25 +83,47 @@ class Collector:
         return found
 
     def _player(self, header: MatchStart | None, seat: int) -> str:
-        raw = None
+        """Players are keyed by their id across matches: one id is one label (its first name
+        seen), and a name two ids share gets the id added (``Ann (bot-7)``); a seat with
+        neither id nor name is ``seat N``."""
+        info = None
         if header is not None:
             info = next((s for s in header.seats if s.seat == seat), None)
-            if info is not None:
-                raw = info.name or info.player
-        if raw is None:
-            raw = f"seat {seat}"
+        pid = info.player if info is not None else None
+        name = info.name if info is not None else None
         if self.anonymize:
+            raw = pid or name or f"seat {seat}"
             key = f"{header.match if header else ''}:{raw}" if raw.startswith("seat ") else raw
             if key not in self._aliases:
                 self._aliases[key] = f"Player {len(self._aliases) + 1}"
             return self._aliases[key]
-        return raw
+        if pid is None:
+            return name or f"seat {seat}"
+        label = self._labels.get(pid)
+        if label is None:
+            label = name or pid
+            owner = self._label_owner.setdefault(label, pid)
+            if owner != pid:
+                label = f"{label} ({pid})"
+            self._labels[pid] = label
+        return label
+
+    def seat_of(self, header: MatchStart | None, player: str) -> int | None:
+        """The seat where ``player`` (an id, a name or a label) sat in this match."""
+        if header is None:
+            return None
+        for info in header.seats:
+            if player in (info.player, info.name, self.player(header, info.seat)):
+                return info.seat
+        return None
 
     def add(self, report: HandReport) -> None:
         hand = report.record
         header = hand.header if hand is not None else None
         if self.keep_reports:
             self.reports.append(report)
+        if self.keep_pages:
+            self.pages.append(self.page_of(report))
         if header is not None and header.match not in self._seen_matches:
             self._seen_matches.add(header.match)
             self.matches.append({
@@ -205,6 +235,19 @@ class Collector:
                 "player": self.player(header, v.seat), "rule": v.rule, "cards": list(v.cards),
                 "required": v.required, "message": v.message,
             })
+
+    def page_of(self, report: HandReport) -> tuple[str, str]:
+        """The hand's page slug and its viewer data as JSON."""
+        from analyze.handview import dumps, hand_data, page_slug
+
+        hand = report.record
+        header = hand.header if hand is not None else None
+        n = header.players if header is not None else 4
+        slug = page_slug(report.match, report.hand)
+        data = hand_data(report, [self.player(header, s) or "" for s in range(n)], slug)
+        if self.focus_player is not None:
+            data["me"] = self.seat_of(header, self.focus_player)
+        return slug, dumps(data)
 
     def hand_row(self, key: tuple[str, int]) -> dict[str, Any]:
         """The hands row of (match, hand)."""
@@ -421,13 +464,19 @@ def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
 def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             anonymize: bool = False, keep_reports: bool = False, issues: list | None = None,
             ruleset: str | None = None, with_plays: bool = True, jobs: int = 1,
-            progress: Callable[[int], None] | None = None) -> Collector:
+            progress: Callable[[int], None] | None = None, keep_pages: bool = False,
+            keep: Callable[[HandReport], bool] | None = None,
+            focus_player: str | None = None) -> Collector:
     """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay runs in that
-    many processes (the same rows, in the same order); ``progress(n)`` after each n hands."""
-    c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays)
+    many processes (the same rows, in the same order); ``progress(n)`` after each n hands.
+    ``keep`` chooses the hands gathered (every hand is still replayed: a hand's verdict
+    depends on the hands before it); ``keep_pages`` keeps each hand's viewer data."""
+    c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays,
+                  keep_pages=keep_pages, focus_player=focus_player)
     for report in playable_reports(paths, issues=issues, ruleset=ruleset, jobs=jobs,
                                    progress=progress):
-        c.add(report)
+        if keep is None or keep(report):
+            c.add(report)
     return c
 
 

@@ -7,13 +7,13 @@ shown is escaped by jinja2's autoescaping.
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
-import hashlib
+import functools
+import gzip
 import html
 import json
 import os
-import re
-from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -21,9 +21,9 @@ from typing import Any
 import jinja2
 import plotly.graph_objects as go
 import polars as pl
-from markupsafe import Markup, escape
 from plotly.offline import get_plotlyjs
 
+from analyze.handview import card_labels, encode, match_of_slug, page_slug
 from analyze.metrics import (
     Collector,
     auction_summary,
@@ -32,11 +32,10 @@ from analyze.metrics import (
     team_summary,
     violations_by_rule,
 )
-from gamelog.cards import CARD_BY_TOKEN, UNKNOWN, Card, Rank, Suit
 from gamelog.jsonl import atomic_output
 from gamelog.outputs import check_report_file, owned_directory
-from replay import get_ruleset
-from replay.engine import HandReport
+
+__all__ = ["LABELS", "match_of_slug", "page_slug", "render"]
 
 LABELS = {
     "en": {
@@ -66,6 +65,17 @@ LABELS = {
         "throws": "throws (stood)", "declared": "declared (kept)", "kitties_lost": "kitties lost",
         "opening_bid": "mean opening bid", "rounds": "mean rounds of bidding",
         "surrenders": "surrenders", "surrendered": "surrendered", "anonymized": "anonymized",
+        "incomplete": "incomplete: stops after trick", "viewer": "Hand viewer",
+        "start": "Start (Home)", "prev_trick": "Previous trick (Up)",
+        "prev_play": "Previous play (Left)", "next_play": "Next play (Right)",
+        "next_trick": "Next trick (Down)", "end": "End (End)", "view": "Whose view",
+        "all_hands": "Show all hands", "view_of": "View of seat", "partner": "partner",
+        "cards": "cards", "play": "play", "before_play": "Before the first lead",
+        "defenders": "Defenders", "declarers": "Declarers", "kitty": "Kitty",
+        "filter": "Filter", "min_points": "points from", "max_points": "to",
+        "violations_only": "with violations only", "shown": "shown",
+        "by_ruleset": "By ruleset", "mean_points": "mean defenders' points",
+        "kept": "declarer kept the deal", "matches": "Matches",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -89,6 +99,14 @@ LABELS = {
         "throws": "甩牌 (成功)", "declared": "做庄 (保庄)", "kitties_lost": "被抠底",
         "opening_bid": "平均起叫", "rounds": "平均叫牌轮数", "surrenders": "投降",
         "surrendered": "投降", "anonymized": "已匿名",
+        "incomplete": "未打完：停在第几轮之后", "viewer": "逐张复盘",
+        "start": "开始 (Home)", "prev_trick": "上一轮 (↑)", "prev_play": "上一张 (←)",
+        "next_play": "下一张 (→)", "next_trick": "下一轮 (↓)", "end": "结束 (End)",
+        "view": "视角", "all_hands": "显示所有人的牌", "view_of": "只看座位", "partner": "同伴",
+        "cards": "张", "play": "出牌", "before_play": "首轮出牌之前", "defenders": "闲家",
+        "declarers": "庄家方", "kitty": "底牌", "filter": "筛选", "min_points": "得分从",
+        "max_points": "到", "violations_only": "只看有违规的", "shown": "显示",
+        "by_ruleset": "按规则", "mean_points": "闲家平均得分", "kept": "保庄", "matches": "比赛",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}
@@ -109,32 +127,6 @@ def tool_version() -> str:
         return metadata.version("shengji-toolkit")
     except metadata.PackageNotFoundError:
         return "dev"
-
-
-def _span(card: Card, lang: str) -> str:
-    cls = "c red" if card.is_red else "c"
-    return f'<span class="{cls}">{escape(card.display(lang))}</span>'
-
-
-_SPANS = {lang: [_span(Card(i), lang) for i in range(54)] for lang in ("en", "zh")}
-_HIDDEN = '<span class="c hidden">?</span>'
-
-
-def cards_html(cards: Iterable[int], order: Any | None, lang: str, hidden: int = 0) -> Markup:
-    """Cards as HTML spans (red or black), in trump order when the hand's order is known.
-
-    Built from a fixed table of 54 escaped spans per language: much faster than a template
-    macro per card, and nothing user-supplied enters it."""
-    spans = _SPANS.get(lang, _SPANS["en"])
-    ordered = sorted(cards, key=order.sort_key) if order is not None else list(cards)
-    inner = "".join(spans[c] for c in ordered) + _HIDDEN * hidden
-    return Markup(f'<span class="cards">{inner}</span>')
-
-
-def tokens_html(tokens: Iterable[str], order: Any | None, lang: str) -> Markup:
-    toks = list(tokens)
-    return cards_html([CARD_BY_TOKEN[t] for t in toks if t != UNKNOWN], order, lang,
-                      hidden=sum(1 for t in toks if t == UNKNOWN))
 
 
 LAYOUT = {"margin": {"l": 50, "r": 20, "t": 40, "b": 40}, "height": 320}
@@ -166,126 +158,6 @@ class Chart:
                 "{displayModeBar:false,responsive:true});})();")
 
 
-def _order_for(report: HandReport, rules: Any) -> Any:
-    if report.trump is None or rules is None:
-        return None
-    level = None if report.level in (None, "NT") else Rank.parse(report.level)
-    trump = None if report.trump == "NT" else Suit(report.trump)
-    return rules.order(trump, level)
-
-
-def hand_context(report: HandReport, collector: Collector, lang: str) -> dict[str, Any]:
-    hand = report.record
-    header = hand.header if hand is not None else None
-    rules = _rules_for(header)
-    order = _order_for(report, rules)
-    key = (report.match, report.hand)
-    holdings = collector.holdings_of(key)
-    hand_row = collector.hand_row(key)
-    by_trick: dict[int | None, list] = {}
-    for v in report.violations:
-        by_trick.setdefault(v.trick, []).append(v)
-    players = header.players if header is not None else 4
-    seat_names = [collector.player(header, s) for s in range(players)]
-    tricks = []
-    cumulative, running = [], 0
-    side = set(report.declarer_side)
-    for t in report.tricks:
-        plays = {p.seat: cards_html(p.cards, order, lang) for p in t.plays}
-        if t.winner is not None and side and t.winner not in side:
-            running += t.points
-        cumulative.append(running)
-        tricks.append({
-            "number": t.number, "leader": t.leader, "winner": t.winner, "points": t.points,
-            "plays": [plays.get(s, "") for s in range(players)],
-            "throw": t.throw, "trumped": t.trumped,
-            "failed_throw": cards_html(t.failed_throw, order, lang)
-            if t.failed_throw is not None else None,
-            "violations": by_trick.get(t.number, []),
-            "defender": t.winner is not None and bool(side) and t.winner not in side,
-        })
-    chart = None
-    if report.tricks:
-        L = LABELS[lang]
-        shapes, notes = [], []
-        for points, label in (rules.point_thresholds() if rules is not None else []):
-            shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": points,
-                           "y1": points, "line": {"dash": "dot", "color": "#c0392b"}})
-            notes.append({"xref": "paper", "x": 0, "y": points, "text": f"{points}: {label}",
-                          "showarrow": False, "xanchor": "left", "yanchor": "bottom",
-                          "font": {"size": 11, "color": "#c0392b"}})
-        chart = Chart({
-            "data": [{"type": "scatter", "mode": "lines+markers", "name": L["defenders_points"],
-                      "x": [t.number for t in report.tricks], "y": cumulative}],
-            "layout": {"title": {"text": L["chart_points"]}, "shapes": shapes,
-                       "annotations": notes, "xaxis": {"title": {"text": L["trick"]},
-                                                       "gridcolor": "#eef1f4"},
-                       "yaxis": {"title": {"text": L["points"]}, "gridcolor": "#eef1f4"}},
-        })
-    trump_name = (LABELS[lang]["no_trump"] if report.trump == "NT"
-                  else SUIT_NAMES.get(report.trump or "") or "?")
-    return {
-        "report": report, "anchor": page_slug(report.match, report.hand),
-        "seat_names": seat_names,
-        "holdings": [{"seat": h["seat"], "player": h["player"],
-                      "cards": tokens_html(h["cards"], order, lang)} for h in holdings],
-        "kitty_before": tokens_html(hand_row["kitty_before"] or [], order, lang)
-        if hand_row["kitty_before"] else None,
-        "kitty_after": tokens_html(hand_row["kitty_after"] or [], order, lang)
-        if hand_row["kitty_after"] else None,
-        "tricks": tricks, "untricked": by_trick.get(None, []), "chart": chart,
-        "trump_name": trump_name, "outcome": report.outcome,
-        "red_trump": report.trump in ("H", "D"),
-    }
-
-
-_RULES: dict[tuple, Any] = {}
-
-
-def _rules_for(header: Any) -> Any:
-    """The header's ruleset, built once per distinct header settings."""
-    if header is None:
-        return None
-    key = (header.ruleset, header.players, header.decks, tuple(sorted(header.options.items())))
-    if key not in _RULES:
-        try:
-            _RULES[key] = get_ruleset(header.ruleset, players=header.players,
-                                      decks=header.decks, **header.options)
-        except ValueError:
-            _RULES[key] = None
-    return _RULES[key]
-
-
-_SLUG_SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
-_SLUG_MAX = 120
-
-
-def page_slug(match: str, hand: int) -> str:
-    """The file name (without ``.html``) and anchor of a hand's page: ``hand-<match>-<hand>``,
-    where the match id keeps lower-case letters, digits and ``-`` and writes every other byte
-    of its UTF-8 as ``_XX`` (hex). Distinct ids never share a slug, even on a file system that
-    ignores case, and the slug reads back to the id (:func:`match_of_slug`). An id whose slug
-    would pass 120 characters is cut and followed by ``~`` and 16 hex digits of its SHA-256,
-    so a page name stays well within file name limits."""
-    body = "".join(ch if ch in _SLUG_SAFE else "".join(f"_{b:02X}" for b in ch.encode())
-                   for ch in match)
-    if len(body) > _SLUG_MAX:
-        digest = hashlib.sha256(match.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        cut = body[:_SLUG_MAX - 17]
-        cut = cut[:cut.rfind("_")] if "_" in cut[-2:] else cut  # never half an escape
-        body = f"{cut}~{digest}"
-    return f"hand-{body}-{hand}"
-
-
-def match_of_slug(slug: str) -> str | None:
-    """The match id of a :func:`page_slug` (``None`` for a cut, hashed one)."""
-    body = slug.removeprefix("hand-").rsplit("-", 1)[0]
-    if "~" in body:
-        return None
-    return re.sub(rb"_([0-9A-F]{2})", lambda m: bytes([int(m.group(1), 16)]),
-                  body.encode("ascii")).decode("utf-8", "surrogatepass")
-
-
 def chart_text(text: object) -> str:
     """A label for a plotly chart: plotly renders some HTML in labels (``<a href>``, ``<b>``,
     ``<br>``), so a name from a record is written with entities and shows as typed."""
@@ -307,18 +179,31 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
                           yaxis={"title": L["level"], "tickvals": list(range(13)),
                                  "ticktext": [*"23456789", "10", "J", "Q", "K", "A"]})
         charts.append(Chart(fig))
-        pts = [p for p in hands["defender_points"].to_list() if p is not None]
-        charts.append(Chart(go.Figure(go.Histogram(x=pts, nbinsx=20)).update_layout(
-            title=L["chart_distribution"], xaxis_title=L["defenders_points"])))
+        # one histogram per ruleset: a four-deck hand's 400 points and a biaofen hand's 200
+        # are not one distribution
+        for ruleset in sorted(hands["ruleset"].drop_nulls().unique().to_list()):
+            pts = hands.filter(pl.col("ruleset") == ruleset)["defender_points"].drop_nulls()
+            if pts.is_empty():
+                continue
+            title = L["chart_distribution"] + (f" · {ruleset}" if hands["ruleset"].n_unique() > 1
+                                               else "")
+            charts.append(Chart(go.Figure(go.Histogram(x=pts.to_list(), nbinsx=20))
+                                .update_layout(title=chart_text(title),
+                                               xaxis_title=L["defenders_points"])))
     summary = player_summary(frames)
     if not summary.is_empty():
         names = [chart_text(p) for p in summary["player"].to_list()]
         charts.append(Chart(go.Figure(go.Bar(x=names,
                                              y=summary["tricks_won"].to_list())).update_layout(
             title=L["chart_tricks"])))
-        charts.append(Chart(go.Figure(go.Bar(x=names,
-                                             y=summary["points_captured"].to_list()))
-                            .update_layout(title=L["chart_capture"])))
+        fig = go.Figure()
+        captured = _captured_by_ruleset(frames)
+        for ruleset, rows in captured.items():
+            fig.add_trace(go.Bar(x=[chart_text(p) for p in rows], y=list(rows.values()),
+                                 name=chart_text(ruleset)))
+        fig.update_layout(title=L["chart_capture"], barmode="stack",
+                          showlegend=len(captured) > 1)
+        charts.append(Chart(fig))
     auctions = frames.get("auctions")
     if auctions is not None and not auctions.is_empty():
         played = auctions.filter(pl.col("defender_points").is_not_null())
@@ -364,6 +249,21 @@ def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
     return charts
 
 
+def _captured_by_ruleset(frames: dict[str, pl.DataFrame]) -> dict[str, dict[str, int]]:
+    """ruleset -> player -> points captured as a defender (stacked per ruleset, not summed)."""
+    tricks = frames["tricks"].filter(pl.col("winner_side") == "defenders")
+    if tricks.is_empty():
+        return {}
+    table = tricks.join(frames["hands"].select("match", "hand", "ruleset"),
+                        on=["match", "hand"], how="left").group_by(
+        "ruleset", "winner_player").agg(pl.col("points").sum()).sort("ruleset",
+                                                                      "winner_player")
+    out: dict[str, dict[str, int]] = {}
+    for row in table.iter_rows(named=True):
+        out.setdefault(row["ruleset"] or "?", {})[row["winner_player"]] = row["points"]
+    return out
+
+
 LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "NT"]
 
 
@@ -385,35 +285,104 @@ def _levels(hands: pl.DataFrame, matches: pl.DataFrame) -> dict[tuple[str, int],
     return out
 
 
+def _viewer_js() -> str:
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if (candidate / "viewer.js").is_file():
+            return (candidate / "viewer.js").read_text(encoding="utf-8")
+    raise FileNotFoundError("templates/viewer.js")
+
+
+@functools.cache
+def _packed_plotly() -> str:
+    """plotly.js gzipped (no time stamp: the same bytes every run) and base64-encoded: a third
+    of its size; the page unpacks it once with the browser's DecompressionStream."""
+    return base64.b64encode(gzip.compress(get_plotlyjs().encode(), 9, mtime=0)).decode()
+
+
+def _hand_pages(collector: Collector) -> list[tuple[str, str]]:
+    """(slug, viewer JSON) per hand: kept by the collector, or made from its kept reports."""
+    if collector.pages or not collector.reports:
+        return collector.pages
+    return [collector.page_of(r) for r in collector.reports]
+
+
+def _script_json(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def players_by_ruleset(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """The player table; over several rulesets, one row per player and ruleset (a column
+    ``ruleset``), since points and tricks of different games do not add up."""
+    hands = frames["hands"]
+    rulesets = sorted(hands["ruleset"].drop_nulls().unique().to_list()) if not hands.is_empty() \
+        else []
+    if len(rulesets) <= 1:
+        return player_summary(frames)
+    parts = []
+    for ruleset in rulesets:
+        keys = hands.filter(pl.col("ruleset") == ruleset).select("match", "hand")
+        part = {name: (frame.join(keys, on=["match", "hand"], how="semi")
+                       if {"match", "hand"} <= set(frame.columns) else frame)
+                for name, frame in frames.items()}
+        table = player_summary(part)
+        if not table.is_empty():
+            parts.append(table.select(pl.lit(ruleset).alias("ruleset"), pl.all()))
+    return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
+
+
+def ruleset_summary(frames: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
+    """Per ruleset: matches, hands, mean defenders' points, how often the declarer kept the
+    deal, violations (a four-deck hand's points and a biaofen hand's are not one figure)."""
+    hands = frames["hands"]
+    if hands.is_empty():
+        return []
+    return hands.group_by("ruleset").agg(
+        pl.col("match").n_unique().alias("matches"),
+        pl.len().alias("hands"),
+        pl.col("defender_points").mean().alias("mean_points"),
+        pl.col("declarer_kept_deal").mean().alias("kept"),
+        pl.col("violations").sum().alias("violations"),
+    ).sort("ruleset").to_dicts()
+
+
 def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = "en",
            title: str | None = None, max_hand_pages: int | None = None) -> list[Path]:
     """Write the report: one HTML file, or (output ending in / or an existing directory) an
-    index plus one page per hand. Returns the files written."""
+    index plus one page per hand. Returns the files written.
+
+    The dashboard is HTML; each hand is compact JSON (:mod:`analyze.handview`), embedded once,
+    that the viewer (templates/viewer.js) draws when the hand is opened or scrolled into view.
+    """
     env = _templates()
     Chart.counter = 0  # chart ids count from 1 in every report: the same input, the same bytes
     frames = collector.frames()
     L = LABELS[lang]
     out = Path(output)
     as_dir = is_directory_output(output)
-    summary = player_summary(frames)
+    summary = players_by_ruleset(frames)
     hands = frames["hands"]
     rulesets = sorted({r["ruleset"] for r in collector.matches}) or ["?"]
     stamp = {
         "version": tool_version(), "rulesets": ", ".join(rulesets),
         "generated": _now().strftime("%Y-%m-%d %H:%M UTC"),
     }
-    reports = collector.reports
+    pages = _hand_pages(collector)
     if max_hand_pages is not None:
-        reports = reports[:max_hand_pages]
+        pages = pages[:max_hand_pages]
+    config = {"lang": lang, "L": L, "cards": card_labels(lang),
+              "focus": collector.focus_player is not None}
     common = {"L": L, "lang": lang, "stamp": stamp, "title": title or L["title"],
-              "anonymized": collector.anonymize}
+              "anonymized": collector.anonymize, "config_json": _script_json(config)}
     dashboard = {
         "charts": dashboard_charts(frames, lang),
         "players": summary.to_dicts() if not summary.is_empty() else [],
         "teams": team_summary(frames).to_dicts() if not hands.is_empty() else [],
-        "hands": hands.select(["match", "hand", "declarer_player", "trump", "level",
+        "hands": hands.select(["match", "hand", "ruleset", "declarer_player", "trump", "level",
                                "defender_points", "violations"]).to_dicts()
         if not hands.is_empty() else [],
+        "rulesets": ruleset_summary(frames),
         "n_hands": hands.height,
         "n_clean": hands.filter((pl.col("violations") == 0) & (pl.col("record_issues") == 0))
         .height if not hands.is_empty() else 0,
@@ -422,34 +391,42 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
         "bid_sizes": bid_accuracy(frames, by="winning_bid").to_dicts(),
         "auction": auction_summary(frames),
     }
-    anchors = {page_slug(r.match, r.hand) for r in reports}
+    anchors = {slug for slug, _ in pages}
     dashboard["pages"] = anchors
     for row in dashboard["hands"]:
         row["anchor"] = page_slug(row["match"], row["hand"])
-    written: list[Path] = []
+    sections = []
+    for slug, data in pages:
+        row = json.loads(data)
+        sections.append({"anchor": slug, "match": row["m"], "hand": row["h"],
+                         "violations": len(row["v"])})
+    template = env.get_template("report.html.j2")
     if not as_dir:
         check_report_file(out)
-        pages = [hand_context(r, collector, lang) for r in reports]
-        text = env.get_template("report.html.j2").render(
-            **common, dashboard=dashboard, pages=pages, plotly_js=get_plotlyjs(),
-            plotly_src=None, single=True)
+        text = template.render(
+            **common, dashboard=dashboard, sections=sections,
+            hands_json=encode([d for _, d in pages]), plotly_gz=_packed_plotly(),
+            plotly_src=None, viewer_js=_viewer_js(), viewer_src=None, single=True)
         _write(out, text)
         return [out]
+    written: list[Path] = []
     # The site is built in a fresh folder beside the target and swapped in whole at the end,
     # so a reader sees the old site or the new one, never half of each; a directory that is
     # not an earlier report of ours is never replaced (gamelog.outputs).
     with owned_directory(out, "report") as build:
-        template = env.get_template("report.html.j2")
         (build / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
-        for r in reports:
-            page = hand_context(r, collector, lang)
-            text = template.render(**common, dashboard=None, pages=[page], plotly_js=None,
-                                   plotly_src="plotly.min.js", single=False)
-            name = f"{page['anchor']}.html"
+        (build / "viewer.js").write_text(_viewer_js(), encoding="utf-8")
+        for sec, (slug, data) in zip(sections, pages, strict=True):
+            text = template.render(**common, dashboard=None, sections=[sec],
+                                   hands_json=encode([data]), plotly_gz=None,
+                                   plotly_src="plotly.min.js", viewer_js=None,
+                                   viewer_src="viewer.js", single=False)
+            name = f"{slug}.html"
             (build / name).write_text(text, encoding="utf-8")
             written.append(out / name)
-        text = template.render(**common, dashboard=dashboard, pages=[], plotly_js=None,
-                               plotly_src="plotly.min.js", single=False)
+        text = template.render(**common, dashboard=dashboard, sections=[], hands_json="[]",
+                               plotly_gz=None, plotly_src="plotly.min.js", viewer_js=None,
+                               viewer_src="viewer.js", single=False)
         (build / "index.html").write_text(text, encoding="utf-8")
     return [out / "index.html", *written]
 

@@ -495,6 +495,47 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
             click.echo(f"{output}: {count} events", err=True)
 
 
+def _hand_range(value: str | None) -> tuple[int, int] | None:
+    """``3``, ``3-7``, ``3-`` or ``-7`` as an inclusive (low, high) range of hand numbers."""
+    if value is None:
+        return None
+    low, sep, high = value.strip().partition("-")
+    try:
+        lo = int(low) if low.strip() else 0
+        hi = (int(high) if high.strip() else 2**31) if sep else lo
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not N, N-M, N- or -M",
+                                 param_hint="--hand") from None
+    if lo < 0 or hi < lo:
+        raise click.BadParameter(f"{value!r} is not a range of hand numbers",
+                                 param_hint="--hand")
+    return lo, hi
+
+
+def _hand_filter(matches: tuple[str, ...], hands: tuple[int, int] | None, player: str | None,
+                 violations_only: bool) -> Any:
+    """The report's choice of hands as a predicate on a hand's report (None: every hand)."""
+    if not (matches or hands or player or violations_only):
+        return None
+    wanted = set(matches)
+
+    def keep(report: Any) -> bool:
+        if wanted and report.match not in wanted:
+            return False
+        if hands is not None and not hands[0] <= report.hand <= hands[1]:
+            return False
+        if violations_only and not report.violations:
+            return False
+        if player is not None:
+            header = report.record.header if report.record is not None else None
+            seats = header.seats if header is not None else []
+            if not any(player in (s.player, s.name) for s in seats):
+                return False
+        return True
+
+    return keep
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--output", type=click.Path(), required=True,
@@ -505,26 +546,38 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--title", help="The report's title.")
 @click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
-@click.option("--max-hands", type=int,
+@click.option("--max-hands", type=click.IntRange(min=0),
               help="Write pages for at most this many hands (the dashboard counts them all).")
+@click.option("--match", "matches", multiple=True, metavar="ID",
+              help="Only this match (repeat for several).")
+@click.option("--hand", "hand_range", metavar="N|N-M", callback=lambda c, p, v: _hand_range(v),
+              help="Only these hand numbers within each match: 3, 3-7, 3- or -7.")
+@click.option("--player", metavar="NAME",
+              help="Only hands where this player (id or name) sat, with that seat at the "
+                   "bottom of the hand viewer.")
+@click.option("--violations-only", is_flag=True, help="Only hands with violations.")
 @jobs_option
 @progress_option
 @handle_errors
 def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
-           title: str | None, ruleset: str | None, max_hands: int | None, jobs: int,
-           progress: bool | None) -> None:
+           title: str | None, ruleset: str | None, max_hands: int | None,
+           matches: tuple[str, ...], hand_range: tuple[int, int] | None, player: str | None,
+           violations_only: bool, jobs: int, progress: bool | None) -> None:
     """Write an HTML review report: a dashboard over all hands and a page per hand.
 
-    Each hand page shows the holdings in trump order, the kitty before and after burial, every
-    trick with its winner and points, failed throws and violations with their explanation, and
-    the defenders' points against the level thresholds. Works offline; every string escaped.
+    Each hand has a viewer that steps through it trick by trick and play by play (buttons and
+    arrow keys; the URL keeps the place), showing every seat's holding in trump order as it
+    stands, the current trick, the kitty and the points so far, with violations and failed
+    throws marked where they happened, and a one-seat view; then the trick table and the
+    defenders' points against the level thresholds. One file draws each hand only when it is
+    opened or scrolled into view. Works offline; every string escaped. --match, --hand,
+    --player and --violations-only choose the hands (the dashboard covers those chosen; every
+    hand is still replayed, since a hand's verdict depends on the hands before it).
     """
     from analyze.metrics import collect
     from analyze.report import is_directory_output, render
     from gamelog.outputs import check_replaceable, check_report_file
 
-    if max_hands is not None and max_hands < 0:
-        raise click.BadParameter("must be 0 or more", param_hint="--max-hands")
     refuse_inputs(output, paths)
     if is_directory_output(output):  # refuse before the work, not after it
         check_replaceable(Path(os.path.abspath(output)), "report")
@@ -532,8 +585,10 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
         check_report_file(Path(output))
     issues: list[RecordError] = []
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
-        collector = collect(list(paths), anonymize=anonymize, keep_reports=True, issues=issues,
-                            ruleset=ruleset, with_plays=False, jobs=_cores(jobs), progress=tick)
+        collector = collect(list(paths), anonymize=anonymize, keep_pages=True, issues=issues,
+                            ruleset=ruleset, with_plays=False, jobs=_cores(jobs), progress=tick,
+                            keep=_hand_filter(matches, hand_range, player, violations_only),
+                            focus_player=player)
     written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands)
     click.echo(f"{written[0]}: {len(collector.hands)} hand(s)"
                + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)

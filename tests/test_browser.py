@@ -87,4 +87,193 @@ def test_single_file_report_works_offline(browser, tmp_path):
     assert errors == []
     hands = len(list(replay.validate(INJECTED)))
     assert page.locator("section.hand").count() == hands
-    assert page.locator("div.chart svg.main-svg").count() >= hands
+    assert page.locator("#dashboard div.chart svg.main-svg").count() >= 4
+    # hands are drawn only when they come into view: the last one is not drawn yet ...
+    last = page.locator("section.hand").last
+    assert last.locator(".viewer").count() == 0
+    assert page.locator("section.hand .viewer").count() < hands
+    last.scroll_into_view_if_needed()  # ... until it is scrolled to
+    last.locator(".hand-chart svg.main-svg").first.wait_for()
+    assert last.locator("table.tricks tr.trick").count() >= 1
+    assert "src=\"http" not in out.read_text()  # nothing fetched: works offline
+    assert errors == []
+
+
+# -- the hand viewer (issue 16) ----------------------------------------------------------------
+
+HOLDINGS = """sec => {
+  const out = {};
+  document.getElementById(sec).querySelectorAll('.viewer .seat').forEach(b => {
+    out[b.dataset.seat] = [...b.querySelectorAll('.holding [data-card]')].map(c => +c.dataset.card);
+  });
+  return out;
+}"""
+
+
+def _plays(report) -> list[tuple[int, int, list[int]]]:
+    """(trick number, seat, cards) of every play of a hand, in playing order."""
+    return [(t.number, p.seat, list(p.cards)) for t in report.tricks for p in t.plays]
+
+
+def _minus(holding: list[int], cards: list[int]) -> list[int]:
+    left = list(holding)
+    for c in cards:
+        left.remove(c)
+    return sorted(left)
+
+
+@pytest.fixture(scope="module")
+def single_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("viewer") / "r.html"
+    result = CliRunner().invoke(cli, ["report", str(INJECTED), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    from analyze.report import page_slug
+
+    reports = [r for r in replay.validate(INJECTED)]
+    hand = next(r for r in reports if len(r.tricks) >= 8
+                and any(v.trick is not None and v.seat is not None for v in r.violations))
+    return out, hand, page_slug(hand.match, hand.hand)
+
+
+def test_viewer_steps_with_the_arrow_keys_and_holdings_shrink_by_the_cards_played(
+        browser, single_report):
+    out, hand, anchor = single_report
+    page, errors = open_page(browser, f"{out.as_uri()}#{anchor}")
+    page.wait_for_selector(f"#{anchor} .viewer .seat")
+    page.focus(f"#{anchor} .viewer")
+    before = page.evaluate(HOLDINGS, anchor)
+    assert sum(len(c) for c in before.values()) > 0
+    plays = _plays(hand)
+    for number, seat, cards in plays[:14]:
+        page.keyboard.press("ArrowRight")
+        after = page.evaluate(HOLDINGS, anchor)
+        for s, held in before.items():
+            if int(s) == seat:
+                assert sorted(after[s]) == _minus(held, cards), (number, seat)
+            else:
+                assert after[s] == held
+        before = after
+    assert f"#{anchor}/" in page.evaluate("location.hash")
+    page.keyboard.press("ArrowLeft")  # back one play: the cards return
+    assert sorted(page.evaluate(HOLDINGS, anchor)[str(plays[13][1])]) == sorted(
+        before[str(plays[13][1])] + plays[13][2])
+    page.keyboard.press("ArrowDown")  # the end of the next trick
+    assert page.locator(f"#{anchor} tr.trick.current td").first.inner_text() == str(
+        plays[14][0])
+    assert errors == []
+    page.close()
+
+
+def test_a_link_opens_at_trick_7_and_the_one_seat_view_hides_the_other_hands(
+        browser, single_report):
+    out, hand, anchor = single_report
+    page, errors = open_page(browser, f"{out.as_uri()}#{anchor}")
+    page.wait_for_selector(f"#{anchor} .viewer .seat")
+    start = page.evaluate(HOLDINGS, anchor)
+    page.close()
+    page, errors = open_page(browser, f"{out.as_uri()}#{anchor}/7")
+    page.wait_for_selector(f"#{anchor} .viewer .seat")
+    at7 = page.evaluate(HOLDINGS, anchor)
+    expected = {s: list(c) for s, c in start.items()}
+    for number, seat, cards in _plays(hand):
+        if number <= 7:
+            expected[str(seat)] = _minus(expected[str(seat)], cards)
+    assert {s: sorted(c) for s, c in at7.items()} == expected
+    assert page.locator(f"#{anchor} tr.trick.current td").first.inner_text() == "7"
+    seven = next(t for t in hand.tricks if t.number == 7)
+    assert page.locator(f"#{anchor} .spot [data-card]").count() == sum(
+        len(p.cards) for p in seven.plays)
+    # one seat's view: its own holding only, the kitty only if it took it
+    page.select_option(f"#{anchor} select.seat-view", "1")
+    seats = page.locator(f"#{anchor} .viewer .seat")
+    for i in range(seats.count()):
+        box = seats.nth(i)
+        shown = box.locator(".holding [data-card]").count()
+        if box.get_attribute("data-seat") == "1":
+            assert shown == len(at7["1"]) > 0
+        else:
+            assert shown == 0 and "×" in box.locator(".holding").inner_text()
+    if hand.declarer != 1:
+        assert page.locator(f"#{anchor} .kitty [data-card]").count() == 0
+    page.select_option(f"#{anchor} select.seat-view", "-1")
+    assert all(page.locator(f"#{anchor} .viewer .seat").nth(i)
+               .locator(".holding [data-card]").count() > 0 for i in range(4))
+    assert errors == []
+    page.close()
+
+
+def test_a_violation_is_marked_at_its_play_with_its_message(browser, single_report):
+    out, hand, anchor = single_report
+    v = next(v for v in hand.violations if v.trick is not None and v.seat is not None)
+    trick = next(t for t in hand.tricks if t.number == v.trick)
+    k = next(i for i, p in enumerate(trick.plays) if p.seat == v.seat) + 1
+    page, errors = open_page(browser, f"{out.as_uri()}#{anchor}/{v.trick}.{k}")
+    page.wait_for_selector(f"#{anchor} .play-notes .violation")
+    note = page.locator(f"#{anchor} .play-notes .violation", has_text=v.rule).first
+    assert note.is_visible() and v.message[:30] in note.inner_text()
+    assert page.locator(f"#{anchor} .spot.bad").count() == 1
+    assert page.locator(f"#{anchor} table.tricks .violation", has_text=v.rule).count() >= 1
+    assert errors == []
+    page.close()
+
+
+def test_dashboard_hand_table_sorts_and_filters_in_the_page(browser, single_report):
+    out, _, _ = single_report
+    page, errors = open_page(browser, out.as_uri())
+    rows = page.locator("#hand-index tbody tr")
+    total = rows.count()
+    page.check("#f-bad")
+    bad = sum(1 for r in replay.validate(INJECTED) if r.violations)
+    assert page.locator("#hand-index tbody tr:not([hidden])").count() == bad < total
+    assert page.inner_text("#f-count") == str(bad)
+    page.uncheck("#f-bad")
+    page.fill("#f-min", "100")
+    points = [int(t) for t in page.locator(
+        "#hand-index tbody tr:not([hidden]) td:nth-child(6)").all_inner_texts()]
+    assert points and min(points) >= 100
+    page.fill("#f-min", "")
+    page.click("#hand-index thead th:nth-child(6)")
+    page.click("#hand-index thead th:nth-child(6)")  # descending
+    column = [t for t in page.locator("#hand-index tbody td:nth-child(6)").all_inner_texts()
+              if t]
+    assert [int(t) for t in column] == sorted((int(t) for t in column), reverse=True)
+    assert errors == []
+    page.close()
+
+
+def test_viewer_in_chinese_on_a_phone_with_a_player_at_the_bottom(browser, tmp_path):
+    out = tmp_path / "zh.html"
+    result = CliRunner().invoke(cli, ["report", str(INJECTED), "-o", str(out), "--lang", "zh",
+                                      "--player", "Bo", "--hand", "2-3"])
+    assert result.exit_code == 0, result.output
+    from analyze.report import page_slug
+
+    hands = [r for r in replay.validate(INJECTED) if 2 <= r.hand <= 3]
+    anchor = page_slug(hands[0].match, hands[0].hand)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{out.as_uri()}#{anchor}/5")
+    page.wait_for_selector(f"#{anchor} .viewer .seat")
+    assert page.locator("section.hand").count() == len(hands)
+    info = page.inner_text(f"#{anchor} .viewer .info")
+    assert "闲家" in info and "庄家方" in info
+    bottom = page.locator(f"#{anchor} .viewer .seat.bottom")
+    assert "Bo" in bottom.inner_text()
+    assert page.locator(f"#{anchor} .viewer .seat:not(.bottom) .holding [data-card]").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator(f"#{anchor} .viewer").scroll_into_view_if_needed()
+    shots(page, "report-viewer-zh.png", tmp_path)
+    assert errors == []
+    page.close()
+
+
+def test_viewer_screenshot(browser, single_report, tmp_path):
+    out, _, anchor = single_report
+    page, errors = open_page(browser, f"{out.as_uri()}#{anchor}/7.3")
+    page.wait_for_selector(f"#{anchor} .viewer .seat")
+    page.locator(f"#{anchor} .viewer").scroll_into_view_if_needed()
+    shots(page, "report-viewer.png", tmp_path)
+    assert errors == []
+    page.close()

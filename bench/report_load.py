@@ -1,0 +1,102 @@
+"""Benchmark: how fast a single-file report opens in a browser, and how big it is.
+
+    python bench/report_load.py                # the README's 456 sample hands and 2,000 hands
+    python bench/report_load.py --hands 5000   # also 5,000 hands in one file
+
+Writes each report with ``shengji report`` (one file), opens it in headless Chromium (Debian's,
+driven by playwright) and prints its size, the time from navigation to the first idle moment
+after every dashboard chart drew (``requestIdleCallback``), and the page's JS heap. Goals
+(issue 16): the 456-hand sample report idle in under 3 s and under 6 MB; 2,000 hands in under
+5 s. The 2,000 simulated hands are bench/data/sim-2deck-2000.jsonl (made if missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from validate_speed import build  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SAMPLES = ["tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "biaofen-3p",
+           "biaofen-4p", "wanfen"]
+IDLE = """() => new Promise(resolve => {
+  const charts = () => [...document.querySelectorAll('#dashboard div.chart')]
+      .every(d => d.querySelector('svg.main-svg'));
+  const wait = () => charts() ? requestIdleCallback(() => resolve(performance.now()),
+                                                    {timeout: 120000})
+                              : setTimeout(wait, 20);
+  wait();
+})"""
+
+
+def sample_inputs() -> list[str]:
+    out = []
+    for name in SAMPLES:
+        for suffix in ("", "-injected"):
+            path = ROOT / "samples" / "matches" / f"{name}{suffix}.jsonl"
+            if path.exists():
+                out.append(str(path))
+    return out
+
+
+def write_report(inputs: list[str], out: Path) -> float:
+    t = time.perf_counter()
+    subprocess.run([str(Path(sys.executable).parent / "shengji"), "report", *inputs, "-o", str(out),
+                    "--no-progress"], check=True, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def load(browser, path: Path) -> tuple[float, float]:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(path.as_uri(), wait_until="load", timeout=300_000)
+    idle = page.evaluate(IDLE)
+    heap = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize : 0")
+    page.close()
+    return idle / 1000, heap / 2**20
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, nargs="*", default=[2000],
+                    help="simulated two-deck hands per extra report (default 2000)")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    data = ROOT / "bench" / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    cases = [("samples (456 hands)", sample_inputs())]
+    for n in args.hands:
+        src = data / f"sim-2deck-{n}.jsonl"
+        if not src.exists():
+            build(src, n)
+        cases.append((f"{n:,} simulated hands", [str(src)]))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        print(f"{'report':<24} {'write s':>8} {'size MB':>8} {'idle s':>8} {'heap MB':>8}")
+        for label, inputs in cases:
+            out = data / "load-report.html"
+            if out.exists():
+                os.remove(out)
+            wrote = write_report(inputs, out)
+            idle, heap = load(browser, out)
+            size = out.stat().st_size / 1e6
+            print(f"{label:<24} {wrote:8.1f} {size:8.1f} {idle:8.2f} {heap:8.0f}", flush=True)
+        browser.close()
+    for leftover in glob.glob(str(data / "load-report.html*")):
+        os.remove(leftover)
+
+
+if __name__ == "__main__":
+    main()

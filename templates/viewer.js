@@ -1,0 +1,486 @@
+/* shengji-toolkit hand viewer: draws each hand of the report from the JSON embedded once in
+   the page (#sj-hands), when it is opened or scrolled into view. Every string from a record is
+   set as text (textContent), never parsed as HTML. Keys: Left/Right a play, Up/Down a trick
+   (when the viewer has focus), Home/End. The URL fragment #<hand>/<trick>[.<play>] keeps the
+   place. */
+(function () {
+  "use strict";
+  var cfg = JSON.parse(document.getElementById("sj-config").textContent);
+  var hands = JSON.parse(document.getElementById("sj-hands").textContent);
+  var L = cfg.L, CARDS = cfg.cards;
+  var byId = {};
+  hands.forEach(function (h) { byId[h.id] = h; });
+  var viewers = {};
+  var active = null;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function add(parent) {
+    for (var i = 1; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c === null || c === undefined) continue;
+      parent.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return parent;
+  }
+  function put(parent, child) { parent.appendChild(child); return child; }
+  function card(c) {
+    var s = el("span", "c");
+    if (c < 0) { s.classList.add("hidden"); s.textContent = "?"; }
+    else { s.textContent = CARDS[c][0]; if (CARDS[c][1]) s.classList.add("red"); }
+    s.setAttribute("data-card", c);
+    return s;
+  }
+  function cardsEl(h, cards, cls) {
+    var wrap = el("span", "cards" + (cls ? " " + cls : ""));
+    cards.forEach(function (c) { wrap.appendChild(card(c)); });
+    return wrap;
+  }
+  function message(v) { return (cfg.lang === "zh" && v[2]) ? v[2] : v[1]; }
+  function violationEl(v, where) {
+    var d = el("div", "violation");
+    if (where) add(d, el("span", "where", where), " ");
+    add(d, el("code", null, v[0]), " " + message(v));
+    if (v[3]) add(d, " ", el("span", "req", L.required + ": " + v[3]));
+    return d;
+  }
+  function seatName(h, s) {
+    return (s === null || s === undefined) ? "?" : (h.names[s] === undefined ? "seat " + s : h.names[s]);
+  }
+  function trumpText(h) {
+    if (h.trump === "NT") return L.no_trump;
+    return ({S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666"})[h.trump] || "?";
+  }
+
+  /* -- a hand's plays, flattened, with each violation placed at its play ------------------- */
+  function prepare(h) {
+    if (h._flat) return;
+    var flat = [], atPlay = {}, atTrick = {}, loose = [];
+    h.tricks.forEach(function (t, ti) {
+      t[7].forEach(function (p, k) { flat.push({t: ti, k: k, seat: p[0], cards: p[1]}); });
+    });
+    h.v.forEach(function (v) {
+      var i = v[6];
+      if (i !== null && i !== undefined && i < flat.length) (atPlay[i] = atPlay[i] || []).push(v);
+      else if (v[4] !== null) (atTrick[v[4]] = atTrick[v[4]] || []).push(v);
+      else loose.push(v);
+    });
+    h._flat = flat; h._atPlay = atPlay; h._atTrick = atTrick; h._loose = loose;
+    h._ends = [];  // position after each trick's last play
+    var n = 0;
+    h.tricks.forEach(function (t) { n += t[7].length; h._ends.push(n); });
+  }
+
+  /* -- the viewer --------------------------------------------------------------------------- */
+  function Viewer(section, h) {
+    prepare(h);
+    this.h = h; this.section = section; this.pos = 0; this.view = -1;  // -1: all hands
+    this.bottom = (h.me !== null && h.me !== undefined) ? h.me : 0;
+    if (h.me !== null && h.me !== undefined && cfg.focus) this.view = h.me;
+    var body = section.querySelector(".hand-body");
+    body.textContent = "";
+    add(body, this.summary());
+    if (h._loose.length) {
+      add(body, el("h3", null, L.violations));
+      h._loose.forEach(function (v) { add(body, violationEl(v)); });
+    }
+    if (h.notes.length) {
+      add(body, el("h3", null, L.notices));
+      h.notes.forEach(function (n) { add(body, el("p", null, n)); });
+    }
+    if (h.incomplete) add(body, el("p", "incomplete", L.incomplete + " " + h.tricks.length));
+    this.root = put(body, el("div", "viewer"));
+    this.root.setAttribute("tabindex", "0");
+    this.root.setAttribute("role", "group");
+    this.root.setAttribute("aria-label", L.viewer);
+    this.build();
+    if (h.tricks.length) {
+      this.chart = put(body, el("div", "chart hand-chart"));
+      this.plot();
+    }
+    add(body, el("h3", null, L.tricks));
+    this.table = put(put(body, el("div", "scroll")), this.trickTable());
+    this.draw();
+  }
+
+  Viewer.prototype.summary = function () {
+    var h = this.h, kv = el("div", "kv");
+    function item(label, value, cls) {
+      var d = el("div"); add(d, el("span", null, label));
+      add(d, typeof value === "string" ? el("b", cls || null, value) : value);
+      kv.appendChild(d);
+    }
+    item(L.ruleset, h.rs);
+    item(L.trump, trumpText(h), (h.trump === "H" || h.trump === "D") ? "red" : null);
+    item(L.level, h.level || "?");
+    item(L.declarer, seatName(h, h.decl));
+    if (h.contract !== null) item(L.contract, String(h.contract) + (h.surr ? " (" + L.surrendered + ")" : ""));
+    var o = h.out;
+    if (o) {
+      item(L.defenders_points, String(o.dp));
+      if (o.st) item("\u6863", o.st.join(" / "));
+      item(L.multiplier, o.mult === null ? "\u2014" : String(o.mult));
+      item(L.level_change, o.lc ? o.lc.join(" / ") : "\u2014");
+      if (o.award !== null && o.award !== undefined) item(L.award, String(o.award));
+      if (o.scores) item(L.score, o.scores.join(" / "));
+      item(L.next_dealer, o.nd === null ? "\u2014" : seatName(h, o.nd));
+    }
+    return kv;
+  };
+
+  Viewer.prototype.build = function () {
+    var self = this, h = this.h, root = this.root;
+    var bar = put(root, el("div", "controls"));
+    function button(label, title, fn, cls) {
+      var b = el("button", cls || null, label);
+      b.type = "button"; b.title = title; b.setAttribute("aria-label", title);
+      b.addEventListener("click", function () { active = self; fn(); });
+      bar.appendChild(b);
+      return b;
+    }
+    button("\u21E4", L.start, function () { self.go(0); }, "first");
+    button("\u25C0\u25C0", L.prev_trick, function () { self.trick(-1); }, "prev-trick");
+    button("\u25C0", L.prev_play, function () { self.go(self.pos - 1); }, "prev");
+    button("\u25B6", L.next_play, function () { self.go(self.pos + 1); }, "next");
+    button("\u25B6\u25B6", L.next_trick, function () { self.trick(1); }, "next-trick");
+    button("\u21E5", L.end, function () { self.go(h._flat.length); }, "last");
+    this.where = put(bar, el("span", "where"));
+    var select = el("select", "seat-view");
+    select.setAttribute("aria-label", L.view);
+    add(select, el("option", null, L.all_hands));
+    select.options[0].value = "-1";
+    for (var s = 0; s < h.n; s++) {
+      var o = el("option", null, L.view_of + " " + s + " \u00B7 " + seatName(h, s));
+      o.value = String(s);
+      select.appendChild(o);
+    }
+    select.value = String(this.view);
+    select.addEventListener("change", function () {
+      self.view = parseInt(select.value, 10);
+      if (self.view >= 0) self.bottom = self.view;
+      active = self; self.draw();
+    });
+    add(bar, select);
+    this.info = put(root, el("div", "info"));
+    this.tableEl = put(root, el("div", "table seats-" + h.n));
+    this.seats = []; this.spots = [];
+    var mid = el("div", "mid");
+    for (var i = 0; i < h.n; i++) {
+      var box = put(this.tableEl, el("div", "seat"));
+      this.seats.push(box);
+      this.spots.push(put(mid, el("div", "spot")));
+    }
+    this.tableEl.appendChild(mid);
+    this.kitty = put(root, el("div", "kitty"));
+    this.notes = put(root, el("div", "play-notes"));
+    root.addEventListener("focus", function () { active = self; });
+    root.addEventListener("click", function () { active = self; });
+  };
+
+  Viewer.prototype.state = function () {
+    var h = this.h, flat = h._flat, p = this.pos;
+    var held = h.start.map(function (c) { return c.slice(); });
+    for (var i = 0; i < p; i++) {
+      var f = flat[i], hand = held[f.seat];
+      if (!hand) continue;
+      f.cards.forEach(function (c) {
+        var j = hand.indexOf(c);
+        if (j < 0) j = hand.indexOf(-1);
+        if (j >= 0) hand.splice(j, 1);
+      });
+    }
+    var ti = p > 0 ? flat[p - 1].t : -1, shown = p > 0 ? flat[p - 1].k + 1 : 0;
+    var side = h.side, def = 0, dec = 0;
+    for (var t = 0; t < h.tricks.length; t++) {
+      var tr = h.tricks[t];
+      if (t > ti || (t === ti && shown < tr[7].length)) break;
+      if (tr[2] === null || !side.length) continue;
+      if (side.indexOf(tr[2]) >= 0) dec += tr[3]; else def += tr[3];
+    }
+    return {held: held, ti: ti, shown: shown, def: def, dec: dec};
+  };
+
+  Viewer.prototype.draw = function () {
+    var self = this, h = this.h, st = this.state(), n = h.n;
+    var trick = st.ti >= 0 ? h.tricks[st.ti] : null;
+    var complete = trick && st.shown === trick[7].length;
+    // seats around the table, the bottom seat first, then in playing order
+    var places = n === 3 ? ["bottom", "right", "left"] : ["bottom", "right", "top", "left"];
+    for (var i = 0; i < n; i++) {
+      var s = (this.bottom + i) % n, box = this.seats[i], spot = this.spots[i];
+      box.className = "seat " + places[i];
+      spot.className = "spot " + places[i];
+      box.textContent = ""; spot.textContent = "";
+      var head = put(box, el("div", "who"));
+      add(head, el("b", null, seatName(h, s)), " ", el("span", "seatno", "#" + s));
+      if (h.decl === s) add(head, " ", el("span", "tag", L.declarer));
+      else if (h.side.indexOf(s) >= 0) add(head, " ", el("span", "tag", L.partner));
+      var held = st.held[s] || [];
+      add(head, " ", el("span", "count", held.length + " " + L.cards));
+      box.setAttribute("data-seat", s);
+      if (this.view < 0 || this.view === s) add(box, cardsEl(h, held, "holding"));
+      else add(box, el("span", "cards holding concealed", "\uD83C\uDCA0 \u00D7 " + held.length));
+      if (trick) {
+        var plays = trick[7];
+        for (var k = 0; k < st.shown; k++) {
+          if (plays[k][0] !== s) continue;
+          var idx = h._ends[st.ti] - plays.length + k;
+          var c = cardsEl(h, plays[k][1], "played");
+          spot.appendChild(c);
+          if (k === 0 && trick[6]) add(spot, el("span", "tag fail", L.failed_throw + ": "), cardsEl(h, trick[6]));
+          else if (k === 0 && trick[4]) add(spot, el("span", "tag", L.throw));
+          if (h._atPlay[idx]) spot.classList.add("bad");
+          if (complete && trick[2] === s) spot.classList.add("win");
+        }
+      }
+    }
+    // the line above the table: where we are, trump, level and the points so far
+    this.info.textContent = "";
+    var where = trick ? L.trick + " " + trick[0] + " / " + h.tricks.length + " \u00B7 " + L.play + " " + st.shown + " / " + trick[7].length
+                      : L.before_play;
+    this.where.textContent = where;
+    add(this.info, el("span", null, where), " \u00B7 ",
+        el("span", null, L.trump + " " + trumpText(h)), " \u00B7 ",
+        el("span", null, L.level + " " + (h.level || "?")), " \u00B7 ",
+        el("span", "pts-def", L.defenders + " " + st.def), " \u00B7 ",
+        el("span", "pts-dec", L.declarers + " " + st.dec));
+    if (trick) add(this.info, " \u00B7 ", el("span", null, L.leader + " " + seatName(h, trick[1])));
+    if (complete && trick[2] !== null) add(this.info, " \u00B7 ", el("b", null, L.winner + " " + seatName(h, trick[2]) + " (+" + trick[3] + ")"));
+    // the kitty: all of it in the all-hands view, in one seat's view only if it took it
+    this.kitty.textContent = "";
+    var sees = this.view < 0 || this.view === h.taker;
+    if (h.kb || h.ka) {
+      add(this.kitty, el("span", "label", L.kitty + ": "));
+      if (sees) {
+        if (h.kb) add(this.kitty, el("span", null, L.kitty_before + " "), cardsEl(h, h.kb, "kitty-dealt"), " ");
+        if (h.ka) add(this.kitty, el("span", null, L.kitty_after + " "), cardsEl(h, h.ka, "kitty-buried"));
+      } else {
+        add(this.kitty, el("span", "concealed", "\uD83C\uDCA0 \u00D7 " + (h.ka || h.kb).length));
+      }
+    }
+    // violations and failed throws at the plays shown so far in this trick
+    this.notes.textContent = "";
+    if (trick) {
+      var base = h._ends[st.ti] - trick[7].length;
+      for (var k2 = 0; k2 < st.shown; k2++) {
+        (h._atPlay[base + k2] || []).forEach(function (v) {
+          add(self.notes, violationEl(v, L.trick + " " + trick[0] + " \u00B7 " + seatName(h, trick[7][k2][0])));
+        });
+      }
+      if (complete) (h._atTrick[trick[0]] || []).forEach(function (v) { add(self.notes, violationEl(v, L.trick + " " + trick[0])); });
+      if (trick[6]) {
+        var d = put(self.notes, el("div", "failed"));
+        add(d, el("span", "tag fail", L.failed_throw), " " + seatName(h, trick[1]) + ": ", cardsEl(h, trick[6]));
+      }
+    }
+    // the trick table follows
+    if (this.rows) {
+      this.rows.forEach(function (r, i) { r.classList.toggle("current", i === st.ti); });
+    }
+  };
+
+  Viewer.prototype.go = function (p, keepHash) {
+    var n = this.h._flat.length;
+    this.pos = Math.max(0, Math.min(n, p));
+    this.draw();
+    if (!keepHash) this.remember();
+  };
+  Viewer.prototype.trick = function (dir) {
+    var ends = this.h._ends, p = this.pos, i;
+    if (dir > 0) { for (i = 0; i < ends.length; i++) if (ends[i] > p) return this.go(ends[i]); return this.go(p); }
+    for (i = ends.length - 1; i >= 0; i--) if (ends[i] < p) return this.go(ends[i]);
+    return this.go(0);
+  };
+  Viewer.prototype.place = function () {
+    var h = this.h, p = this.pos;
+    if (p === 0) return h.id;
+    var f = h._flat[p - 1], t = h.tricks[f.t];
+    return h.id + "/" + t[0] + (f.k + 1 < t[7].length ? "." + (f.k + 1) : "");
+  };
+  Viewer.prototype.remember = function () {
+    if (history.replaceState) history.replaceState(null, "", "#" + this.place());
+  };
+  Viewer.prototype.seek = function (trickNo, play) {
+    var h = this.h;
+    for (var i = 0; i < h.tricks.length; i++) {
+      if (h.tricks[i][0] !== trickNo) continue;
+      var before = h._ends[i] - h.tricks[i][7].length;
+      var k = play ? Math.min(play, h.tricks[i][7].length) : h.tricks[i][7].length;
+      return this.go(before + k, true);
+    }
+  };
+
+  Viewer.prototype.trickTable = function () {
+    var self = this, h = this.h, t = el("table", "tricks");
+    var head = put(put(t, el("thead")), el("tr"));
+    add(head, el("th", "num", L.trick));
+    for (var s = 0; s < h.n; s++) add(head, el("th", null, s + " \u00B7 " + seatName(h, s)));
+    add(head, el("th", null, L.winner), el("th", "num", L.points));
+    var body = put(t, el("tbody"));
+    this.rows = [];
+    h.tricks.forEach(function (tr, ti) {
+      var row = put(body, el("tr", "trick"));
+      var defender = tr[2] !== null && h.side.length && h.side.indexOf(tr[2]) < 0;
+      if (defender) row.classList.add("defender");
+      var num = put(row, el("td", "num"));
+      var a = put(num, el("a", null, String(tr[0])));
+      a.href = "#" + h.id + "/" + tr[0];
+      var plays = {};
+      tr[7].forEach(function (p) { plays[p[0]] = p[1]; });
+      var bad = false, base = h._ends[ti] - tr[7].length;
+      tr[7].forEach(function (p, k) { if (h._atPlay[base + k]) bad = true; });
+      if (bad || h._atTrick[tr[0]]) row.classList.add("bad");
+      for (var s2 = 0; s2 < h.n; s2++) {
+        var td = put(row, el("td", s2 === tr[2] ? "win" : null));
+        if (plays[s2]) td.appendChild(cardsEl(h, plays[s2]));
+        if (s2 === tr[1] && tr[6]) add(td, " ", el("span", "tag fail", L.failed_throw));
+        else if (s2 === tr[1] && tr[4]) add(td, " ", el("span", "tag", L.throw));
+      }
+      var w = put(row, el("td", "winner", tr[2] === null ? "" : seatName(h, tr[2])));
+      if (tr[5]) add(w, " ", el("span", "tag", L.trumped));
+      add(row, el("td", "num points", String(tr[3])));
+      row.addEventListener("click", function (e) {
+        if (e.target.tagName === "A") return;  // the link sets the fragment itself
+        active = self; self.seek(tr[0]); self.remember();
+      });
+      self.rows.push(row);
+      var found = [];
+      tr[7].forEach(function (p, k) {
+        (h._atPlay[base + k] || []).forEach(function (v) { found.push([v, seatName(h, p[0])]); });
+      });
+      (h._atTrick[tr[0]] || []).forEach(function (v) { found.push([v, null]); });
+      found.forEach(function (f) {
+        var vr = put(body, el("tr", "bad"));
+        put(vr, el("td"));
+        var cell = put(vr, el("td"));
+        cell.colSpan = h.n + 2;
+        cell.appendChild(violationEl(f[0], f[1]));
+      });
+    });
+    return t;
+  };
+
+  Viewer.prototype.plot = function () {
+    if (!window.sjPlotly) return;
+    var h = this.h, x = [], y = [], run = 0;
+    h.tricks.forEach(function (t) {
+      if (t[2] !== null && h.side.length && h.side.indexOf(t[2]) < 0) run += t[3];
+      x.push(t[0]); y.push(run);
+    });
+    var shapes = [], notes = [];
+    h.thr.forEach(function (p) {
+      shapes.push({type: "line", xref: "paper", x0: 0, x1: 1, y0: p[0], y1: p[0],
+                   line: {dash: "dot", color: "#c0392b"}});
+      notes.push({xref: "paper", x: 0, y: p[0], text: String(p[0]) + ": " + String(p[1]).replace(/</g, "&lt;"),
+                  showarrow: false, xanchor: "left", yanchor: "bottom", font: {size: 11, color: "#c0392b"}});
+    });
+    var chart = this.chart;
+    window.sjPlotly.then(function () { Plotly.newPlot(chart, [{type: "scatter", mode: "lines+markers", name: L.defenders_points, x: x, y: y}],
+      {title: {text: L.chart_points}, shapes: shapes, annotations: notes, height: 300,
+       margin: {l: 50, r: 20, t: 40, b: 40}, xaxis: {title: {text: L.trick}}, yaxis: {title: {text: L.points}}},
+      {displayModeBar: false, responsive: true, staticPlot: false}); });
+  };
+
+  /* -- drawing on demand, and the fragment --------------------------------------------------- */
+  function open(section) {
+    var id = section.id;
+    if (!viewers[id] && byId[id]) viewers[id] = new Viewer(section, byId[id]);
+    return viewers[id];
+  }
+  function follow() {
+    var frag = decodeURIComponent(location.hash.slice(1));
+    if (!frag) return;
+    var parts = frag.split("/"), section = document.getElementById(parts[0]);
+    if (!section || !byId[parts[0]]) return;
+    var v = open(section);
+    active = v;
+    if (parts.length > 1) {
+      var tp = parts[1].split(".");
+      v.seek(parseInt(tp[0], 10), tp.length > 1 ? parseInt(tp[1], 10) : 0);
+      v.root.scrollIntoView({block: "start"});
+    } else {
+      section.scrollIntoView({block: "start"});
+    }
+  }
+  var sections = document.querySelectorAll("section.hand[id]");
+  if (sections.length === 1 && byId[sections[0].id]) {
+    active = open(sections[0]);
+  } else if ("IntersectionObserver" in window) {
+    var seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { seen.unobserve(e.target); open(e.target); }
+      });
+    }, {rootMargin: "300px 0px"});
+    sections.forEach(function (s) { seen.observe(s); });
+  } else {
+    sections.forEach(open);
+  }
+  window.addEventListener("hashchange", follow);
+  follow();
+
+  document.addEventListener("keydown", function (e) {
+    if (!active || e.altKey || e.ctrlKey || e.metaKey) return;
+    var tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    var inside = active.root.contains(document.activeElement) || sections.length === 1;
+    var v = active;
+    switch (e.key) {
+      case "ArrowRight": v.go(v.pos + 1); break;
+      case "ArrowLeft": v.go(v.pos - 1); break;
+      case "ArrowDown": if (!inside) return; v.trick(1); break;
+      case "ArrowUp": if (!inside) return; v.trick(-1); break;
+      case "PageDown": if (!inside) return; v.trick(1); break;
+      case "PageUp": if (!inside) return; v.trick(-1); break;
+      case "Home": if (!inside) return; v.go(0); break;
+      case "End": if (!inside) return; v.go(v.h._flat.length); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+
+  /* -- the dashboard's table of hands: sort and filter in the page ---------------------------- */
+  var index = document.getElementById("hand-index");
+  if (index) {
+    var tbody = index.tBodies[0], rows = Array.prototype.slice.call(tbody.rows);
+    var q = function (id) { return document.getElementById(id); };
+    var filter = function () {
+      var m = (q("f-match").value || "").toLowerCase(), d = (q("f-declarer").value || "").toLowerCase();
+      var lo = parseFloat(q("f-min").value), hi = parseFloat(q("f-max").value), bad = q("f-bad").checked;
+      var shown = 0;
+      rows.forEach(function (r) {
+        var c = r.cells, pts = parseFloat(c[5].textContent);
+        var ok = c[0].textContent.toLowerCase().indexOf(m) >= 0 &&
+                 c[2].textContent.toLowerCase().indexOf(d) >= 0 &&
+                 (isNaN(lo) || pts >= lo) && (isNaN(hi) || pts <= hi) &&
+                 (!bad || parseInt(c[6].textContent, 10) > 0);
+        r.hidden = !ok;
+        if (ok) shown++;
+      });
+      q("f-count").textContent = String(shown);
+    };
+    ["f-match", "f-declarer", "f-min", "f-max", "f-bad"].forEach(function (id) {
+      if (q(id)) q(id).addEventListener("input", filter);
+    });
+    Array.prototype.forEach.call(index.tHead.rows[0].cells, function (th, col) {
+      th.classList.add("sortable");
+      th.setAttribute("tabindex", "0");
+      var sort = function () {
+        var numeric = th.classList.contains("num"), dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+        Array.prototype.forEach.call(index.tHead.rows[0].cells, function (o) { o.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+        rows.sort(function (a, b) {
+          var x = a.cells[col].textContent, y = b.cells[col].textContent;
+          if (numeric) { x = parseFloat(x); y = parseFloat(y); x = isNaN(x) ? -Infinity : x; y = isNaN(y) ? -Infinity : y; return dir * (x - y); }
+          return dir * x.localeCompare(y);
+        });
+        rows.forEach(function (r) { tbody.appendChild(r); });
+      };
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); } });
+    });
+  }
+})();

@@ -500,6 +500,8 @@ def _hand_range(value: str | None) -> tuple[int, int] | None:
     if value is None:
         return None
     low, sep, high = value.strip().partition("-")
+    if not (low.strip() or high.strip()):
+        raise click.BadParameter(f"{value!r} names no hand", param_hint="--hand")
     try:
         lo = int(low) if low.strip() else 0
         hi = (int(high) if high.strip() else 2**31) if sep else lo

@@ -65,6 +65,8 @@ class Collector:
     _aliases: dict[str, str] = field(default_factory=dict)
     _labels: dict[str, str] = field(default_factory=dict)
     _label_owner: dict[str, str] = field(default_factory=dict)
+    players_by_id: bool = False
+    """Key players by id across matches (see :meth:`_player`)."""
     keep_pages: bool = False
     """Keep each hand's viewer data (JSON, :mod:`analyze.handview`) for the report's pages."""
     pages: list[tuple[str, str]] = field(default_factory=list)
@@ -83,9 +85,11 @@ class Collector:
         return found
 
     def _player(self, header: MatchStart | None, seat: int) -> str:
-        """Players are keyed by their id across matches: one id is one label (its first name
-        seen), and a name two ids share gets the id added (``Ann (bot-7)``); a seat with
-        neither id nor name is ``seat N``."""
+        """A seat's label: its name, else its id, else ``seat N``. With ``players_by_id``,
+        players are keyed by id across matches: one id is one label (its first name seen), and
+        a name two ids share gets the id added (``Ann (bot-7)``); that depends on the order
+        hands are added, so only a collector that sees every hand in order (the report's)
+        uses it, never an export's per-worker collectors."""
         info = None
         if header is not None:
             info = next((s for s in header.seats if s.seat == seat), None)
@@ -97,8 +101,8 @@ class Collector:
             if key not in self._aliases:
                 self._aliases[key] = f"Player {len(self._aliases) + 1}"
             return self._aliases[key]
-        if pid is None:
-            return name or f"seat {seat}"
+        if pid is None or not self.players_by_id:
+            return name or pid or f"seat {seat}"
         label = self._labels.get(pid)
         if label is None:
             label = name or pid
@@ -466,13 +470,14 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             ruleset: str | None = None, with_plays: bool = True, jobs: int = 1,
             progress: Callable[[int], None] | None = None, keep_pages: bool = False,
             keep: Callable[[HandReport], bool] | None = None,
-            focus_player: str | None = None) -> Collector:
+            focus_player: str | None = None, players_by_id: bool = False) -> Collector:
     """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay runs in that
     many processes (the same rows, in the same order); ``progress(n)`` after each n hands.
     ``keep`` chooses the hands gathered (every hand is still replayed: a hand's verdict
     depends on the hands before it); ``keep_pages`` keeps each hand's viewer data."""
     c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays,
-                  keep_pages=keep_pages, focus_player=focus_player)
+                  keep_pages=keep_pages, focus_player=focus_player,
+                  players_by_id=players_by_id)
     for report in playable_reports(paths, issues=issues, ruleset=ruleset, jobs=jobs,
                                    progress=progress):
         if keep is None or keep(report):

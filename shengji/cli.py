@@ -590,7 +590,7 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
         collector = collect(list(paths), anonymize=anonymize, keep_pages=True, issues=issues,
                             ruleset=ruleset, with_plays=False, jobs=_cores(jobs), progress=tick,
                             keep=_hand_filter(matches, hand_range, player, violations_only),
-                            focus_player=player)
+                            focus_player=player, players_by_id=True)
     written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands)
     click.echo(f"{written[0]}: {len(collector.hands)} hand(s)"
                + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)

@@ -128,6 +128,11 @@ def test_every_command_is_documented():
     for name, command in cli.commands.items():
         assert command.help and command.help.strip(), name
         assert f"## shengji {name}" in doc, f"docs/cli.md lacks a section for {name}"
+        section = doc.split(f"## shengji {name}", 1)[1].split("\n## ", 1)[0]
+        for param in command.params:
+            spellings = [o for o in getattr(param, "opts", []) if o.startswith("-")]
+            if spellings:  # an option: documented under one of its spellings
+                assert any(o in section for o in spellings), f"{name} {spellings}"
 
 
 def test_validate_exit_codes_and_json(tmp_path):

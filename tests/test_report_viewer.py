@@ -132,13 +132,18 @@ def test_players_are_keyed_by_id_across_matches(tmp_path):
     text = copy("a", {"player": "p1", "name": "Ann"}) + copy("b", {"player": "p9", "name": "Ann"}) \
         + copy("c", {"player": "p1", "name": "Annie"})
     (tmp_path / "m.jsonl").write_text("\n".join(text) + "\n")
-    players = analyze.player_summary(analyze.collect(tmp_path / "m.jsonl").frames())
+    players = analyze.player_summary(analyze.collect(tmp_path / "m.jsonl",
+                                                     players_by_id=True).frames())
     names = set(players["player"].to_list())
     assert {"Ann", "Ann (p9)"} <= names and "Annie" not in names
     hands = len(list(replay.validate(CLEAN)))
     declared = dict(zip(players["player"], players["hands_declared"], strict=True))
     assert declared["Ann"] >= declared["Ann (p9)"] > 0
     assert sum(declared.values()) == 3 * hands
+    out = tmp_path / "r.html"
+    assert CliRunner().invoke(cli, ["report", str(tmp_path / "m.jsonl"), "-o",
+                                    str(out)]).exit_code == 0
+    assert "<td>Ann (p9)</td>" in out.read_text()
 
 
 def test_a_dashboard_over_several_rulesets_keeps_their_figures_apart(tmp_path):

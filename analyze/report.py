@@ -76,6 +76,8 @@ LABELS = {
         "violations_only": "with violations only", "shown": "shown",
         "by_ruleset": "By ruleset", "mean_points": "mean defenders' points",
         "kept": "declarer kept the deal", "matches": "Matches",
+        "thr_defenders": "defenders +{n}", "thr_declarer": "declarer +{n}",
+        "thr_passes": "the deal passes",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -107,6 +109,7 @@ LABELS = {
         "declarers": "庄家方", "kitty": "底牌", "filter": "筛选", "min_points": "得分从",
         "max_points": "到", "violations_only": "只看有违规的", "shown": "显示",
         "by_ruleset": "按规则", "mean_points": "闲家平均得分", "kept": "保庄", "matches": "比赛",
+        "thr_defenders": "闲家升{n}级", "thr_declarer": "庄家升{n}级", "thr_passes": "闲家上台",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}

@@ -40,6 +40,13 @@
     cards.forEach(function (c) { wrap.appendChild(card(c)); });
     return wrap;
   }
+  function thresholdLabel(text) {  // the rulesets' chart labels, in the report's language
+    if (cfg.lang === "en") return text;
+    var m = /^(defenders|declarer) \+(\d+)$/.exec(text);
+    if (m) return (m[1] === "defenders" ? L.thr_defenders : L.thr_declarer).replace("{n}", m[2]);
+    if (text === "deal passes" || text === "defenders take the deal") return L.thr_passes;
+    return text;
+  }
   function message(v) { return (cfg.lang === "zh" && v[2]) ? v[2] : v[1]; }
   function violationEl(v, where) {
     var d = el("div", "violation");
@@ -375,7 +382,7 @@
     h.thr.forEach(function (p) {
       shapes.push({type: "line", xref: "paper", x0: 0, x1: 1, y0: p[0], y1: p[0],
                    line: {dash: "dot", color: "#c0392b"}});
-      notes.push({xref: "paper", x: 0, y: p[0], text: String(p[0]) + ": " + String(p[1]).replace(/</g, "&lt;"),
+      notes.push({xref: "paper", x: 0, y: p[0], text: String(p[0]) + ": " + thresholdLabel(String(p[1])).replace(/</g, "&lt;"),
                   showarrow: false, xanchor: "left", yanchor: "bottom", font: {size: 11, color: "#c0392b"}});
     });
     var chart = this.chart;

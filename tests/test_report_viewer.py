@@ -156,3 +156,18 @@ def test_a_dashboard_over_several_rulesets_keeps_their_figures_apart(tmp_path):
         assert f"Defenders' points per hand · {ruleset}" in html
     players = re.search(r'<table id="players">.*?</table>', html, re.S).group(0)
     assert players.count("<td>biaofen</td>") == 3 and players.count("<td>tractor</td>") == 4
+
+
+def test_max_hands_writes_that_many_pages_and_the_index_links_only_to_them(tmp_path):
+    site = tmp_path / "site"
+    result = CliRunner().invoke(cli, ["report", str(INJECTED), "-o", f"{site}/", "--max-hands",
+                                      "2"])
+    assert result.exit_code == 0, result.output
+    index = (site / "index.html").read_text()
+    links = re.findall(r'href="(hand-[^"]+\.html)"', index)
+    pages = sorted(p.name for p in site.glob("hand-*.html"))
+    assert len(pages) == 2 and sorted(links) == pages
+    assert index.count('<tr') > len(pages) + 2  # the dashboard still lists every hand
+    page = (site / pages[0]).read_text()
+    assert '<script src="viewer.js">' in page and len(embedded_hands(page)) == 1
+    assert (site / "viewer.js").exists()

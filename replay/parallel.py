@@ -132,11 +132,12 @@ def replay_after_warmup(hands: Iterable[Hand], reported: Callable[[int, Hand], b
 
 
 def checked_in_order(results: Iterator[tuple[tuple[Any, ...], Any]],
-                     rerun: Callable[..., Any]) -> Iterator[Any]:
+                     rerun: Callable[..., Any], *, with_tasks: bool = False) -> Iterator[Any]:
     """Results of batches (``(task, (payload, start, end))``, from :func:`in_order` with
     ``keep_tasks``), each batch that continued a match checked against the context the
     previous batch ended with, and run again from it (``rerun(*task, start=...)``) if its
-    warm-up did not reach the same context. Yields the payloads."""
+    warm-up did not reach the same context. Yields the payloads (``(task, payload)`` with
+    ``with_tasks``)."""
     previous_end: Context | None = None
     for task, result in results:
         payload, start, end = result[:-2], result[-2], result[-1]
@@ -145,15 +146,33 @@ def checked_in_order(results: Iterator[tuple[tuple[Any, ...], Any]],
             rerun_result = rerun(*task, start=previous_end)
             payload, end = rerun_result[:-2], rerun_result[-1]
         previous_end = end
-        yield payload[0] if len(payload) == 1 else payload
+        out = payload[0] if len(payload) == 1 else payload
+        yield (task, out) if with_tasks else out
 
 
 def _replay_batch(packed: bytes, first: int, ruleset: str | None, options: dict[str, Any],
                   start: Context | None = None
                   ) -> tuple[list[HandReport], Context | None, Context | None]:
-    """A worker: replay the hands of ``packed``, the first ``first`` only as warm-up."""
-    return replay_after_warmup(files.unpack_hands(packed), lambda i, _h: i >= first, ruleset,
-                               options, start)
+    """A worker: replay the hands of ``packed``, the first ``first`` only as warm-up. The
+    reports go back without their records (the parent sent the hands and puts them back):
+    pickling every event back would cost more than the replay."""
+    reports, at_start, end = replay_after_warmup(files.unpack_hands(packed),
+                                                 lambda i, _h: i >= first, ruleset, options,
+                                                 start)
+    for report in reports:
+        report.record = None
+    return reports, at_start, end
+
+
+def _with_records(reports: list[HandReport], packed: bytes, first: int) -> list[HandReport]:
+    """The batch's reports with their hands put back (one report per hand after the
+    warm-up, in order)."""
+    hands = files.unpack_hands(packed)[first:]
+    if len(hands) == len(reports):
+        for report, hand in zip(reports, hands, strict=True):
+            if (hand.match, hand.number) == (report.match, report.hand):
+                report.record = hand
+    return reports
 
 
 def replay_in_processes(hands: Iterable[Hand], jobs: int, *, ruleset: str | None = None,
@@ -164,9 +183,10 @@ def replay_in_processes(hands: Iterable[Hand], jobs: int, *, ruleset: str | None
     tasks = ((packed, warm, ruleset, options or {})
              for packed, warm in hand_batches(hands, batch_hands, warm_hands))
     with terminate_on_sigterm():
-        for reports in checked_in_order(in_order(jobs, _replay_batch, tasks, keep_tasks=True),
-                                        _replay_batch):
-            yield from reports
+        for task, reports in checked_in_order(
+                in_order(jobs, _replay_batch, tasks, keep_tasks=True), _replay_batch,
+                with_tasks=True):
+            yield from _with_records(reports, task[0], task[1])
 
 
 def hand_batches(hands: Iterable[Hand], batch_hands: int = 200, warm_hands: int = 8

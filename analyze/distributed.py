@@ -91,8 +91,34 @@ def _started(address: str | None, jobs: int) -> bool:
                               "log_to_driver": False, "configure_logging": False}
     if address is None:
         kwargs["num_cpus"] = jobs
+    else:
+        reachable(address)
     ray.init(address=address, **kwargs)
     return True
+
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a cluster's head to answer before giving up (Ray itself retries for
+minutes, silently)."""
+
+
+def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Check that the head at ``address`` (``host:port`` or ``ray://host:port``; ``auto`` and
+    ``local`` are left to Ray) accepts a connection; raise ``ConnectionError`` (an ``OSError``:
+    a clean message and exit 2 at the command line) if not."""
+    import socket
+
+    target = address.removeprefix("ray://")
+    if target in ("auto", "local") or ":" not in target:
+        return
+    host, _, port = target.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except (OSError, ValueError) as exc:
+        raise ConnectionError(f"cannot reach the Ray cluster at {address!r} within "
+                              f"{timeout:.0f} s: {getattr(exc, 'strerror', None) or exc}"
+                              ) from None
 
 
 def replay_on_ray(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,

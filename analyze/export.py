@@ -98,22 +98,24 @@ def collector_slices(reports: Iterable[Any], *, anonymize: bool = False, every: 
 
 
 def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = None,
-                              issues: list | None = None,
-                              progress: Any = None) -> Iterable[dict[str, pl.DataFrame]]:
+                              issues: list | None = None, progress: Any = None,
+                              anonymize: bool = False) -> Iterable[dict[str, pl.DataFrame]]:
     """The export's rows computed in ``jobs`` processes: each worker replays a batch of hands
     (with the warm-up and context checks of :mod:`replay.parallel`) and returns its table rows
-    as Arrow IPC, never the reports; the slices come in input order, so the tables are those
-    of one process. A match whose ruleset cannot be built is reported in ``issues``."""
+    as Arrow IPC, never the reports, with raw player keys that get their labels (anonymized
+    ones too) here, in input order; so the tables are those of one process. A match whose
+    ruleset cannot be built is reported in ``issues``."""
     from gamelog import files
     from gamelog.errors import RecordError
     from replay.parallel import checked_in_order, hand_batches, in_order, terminate_on_sigterm
 
     seen: set[str] = set()
     listed: set[str] = set()
-    tasks = ((packed, warm, ruleset) for packed, warm in
+    labels = Collector(anonymize=anonymize)
+    tasks = ((packed, warm, ruleset, anonymize) for packed, warm in
              hand_batches(files.read_hands(paths, issues=issues)))
     with terminate_on_sigterm():
-        for payload, problems, hands in checked_in_order(
+        for payload, raw_keys, problems, hands in checked_in_order(
                 in_order(jobs, _table_batch, tasks, keep_tasks=True), _table_batch):
             for problem in problems:
                 if problem not in seen and issues is not None:
@@ -122,6 +124,7 @@ def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = No
             if progress is not None:
                 progress(hands)
             frames = {name: pl.from_arrow(table) for name, table in _from_ipc(payload).items()}
+            frames, _ = labels.relabel(frames, raw_keys)
             yield first_match_rows(frames, listed)
 
 
@@ -139,15 +142,16 @@ def first_match_rows(frames: dict[str, Any], listed: set[str]) -> dict[str, Any]
     return {**frames, "matches": matches.filter(pl.Series(keep))}
 
 
-def _table_batch(packed: bytes, first: int, ruleset: str | None, start: Any = None
-                 ) -> tuple[bytes, list[str], int, Any, Any]:
+def _table_batch(packed: bytes, first: int, ruleset: str | None, anonymize: bool = False,
+                 start: Any = None
+                 ) -> tuple[bytes, list[str], list[str], int, Any, Any]:
     """A worker: replay a batch of hands and compute its export rows (see
     :func:`table_slices_in_processes`)."""
     import replay
     from gamelog import files
     from replay.parallel import replay_after_warmup
 
-    collector = Collector()
+    collector = Collector(defer_labels=True, anonymize=anonymize)
     problems: list[str] = []
     count = [0]
 
@@ -162,7 +166,8 @@ def _table_batch(packed: bytes, first: int, ruleset: str | None, start: Any = No
     _, at_start, end = replay_after_warmup(files.unpack_hands(packed),
                                            lambda i, _h: i >= first, ruleset, {}, start,
                                            on_report=add)
-    return _to_ipc(collector.drain()), problems, count[0], at_start, end
+    return (_to_ipc(collector.drain()), list(collector.raw_keys), problems, count[0], at_start,
+            end)
 
 
 def _to_ipc(frames: dict[str, pl.DataFrame]) -> bytes:

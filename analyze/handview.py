@@ -137,10 +137,16 @@ def encode(hands: list[str]) -> str:
     return "[" + ",".join(hands) + "]"
 
 
-def dumps(data: dict[str, Any]) -> str:
-    """One hand's data as compact JSON with ``<``, ``>`` and ``&`` escaped."""
+def dumps(data: Any) -> str:
+    """Data as compact JSON with ``<``, ``>`` and ``&`` escaped."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def page_json(body: str, names: list[str]) -> str:
+    """A hand's viewer JSON: its data (:func:`dumps` of :func:`hand_data` without ``names``)
+    and its seats' names, kept apart until the labels are final."""
+    return f'{body[:-1]},"names":{dumps(names)}}}'
 
 
 def card_labels(lang: str) -> list[list[Any]]:

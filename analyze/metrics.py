@@ -10,6 +10,7 @@ twice.
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,13 @@ from gamelog.model import Deal, KittyBury, KittyTake, MatchStart, Setup
 from replay.engine import HandReport
 from replay.order import CLASS_NAMES, TRUMP
 from replay.units import unit_name
+
+RAW = "\x00"
+"""The start of a raw player key (:meth:`Collector.player` with ``defer_labels``)."""
+PLAYER_COLUMNS = {"hands": ("declarer_player",), "tricks": ("leader_player", "winner_player"),
+                  "plays": ("player",), "violations": ("player",), "holdings": ("player",),
+                  "auctions": ("declarer_player",)}
+"""The columns that hold player labels, per table."""
 
 
 def _tokens(cards: Iterable[int]) -> list[str]:
@@ -69,35 +77,50 @@ class Collector:
     """Key players by id across matches (see :meth:`_player`)."""
     keep_pages: bool = False
     """Keep each hand's viewer data (JSON, :mod:`analyze.handview`) for the report's pages."""
-    pages: list[tuple[str, str]] = field(default_factory=list)
-    """(page slug, the hand's viewer JSON) per hand, with ``keep_pages``."""
+    pages: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    """(page slug, the hand's viewer JSON without its seats' names, the names) per hand,
+    with ``keep_pages`` (:func:`analyze.handview.page_json` puts them together)."""
+    defer_labels: bool = False
+    """Leave player labels to the parent (a worker's collector; see :meth:`player`)."""
+    raw_keys: dict[str, None] = field(default_factory=dict)
+    """With ``defer_labels``: the raw player keys, in the order first seen."""
+    _absorbed: list[dict[str, pl.DataFrame]] = field(default_factory=list)
+    _absorbed_hands: int = 0
     focus_player: str | None = None
     """A player (id or name) put at the bottom of each hand's viewer where they sat."""
 
     def player(self, header: MatchStart | None, seat: int | None) -> str | None:
-        """The seat's player name (or id), anonymized when asked; cached per match and seat."""
+        """The seat's player label (see :meth:`label`); cached per match and seat. With
+        ``defer_labels`` (a worker's collector) it is a raw key the parent turns into the
+        label (:meth:`absorb`), since labels depend on every hand before."""
         if seat is None:
             return None
         key = (header.match if header is not None else None, seat)
         found = self._players.get(key)
         if found is None:
-            found = self._players[key] = self._player(header, seat)
+            info = None
+            if header is not None:
+                info = next((s for s in header.seats if s.seat == seat), None)
+            who = (info.player if info is not None else None,
+                   info.name if info is not None else None, seat,
+                   header.match if header is not None else "")
+            if self.defer_labels:
+                found = RAW + json.dumps(who, ensure_ascii=False)
+                self.raw_keys.setdefault(found, None)
+            else:
+                found = self.label(*who)
+            self._players[key] = found
         return found
 
-    def _player(self, header: MatchStart | None, seat: int) -> str:
-        """A seat's label: its name, else its id, else ``seat N``. With ``players_by_id``,
-        players are keyed by id across matches: one id is one label (its first name seen), and
-        a name two ids share gets the id added (``Ann (bot-7)``); that depends on the order
-        hands are added, so only a collector that sees every hand in order (the report's)
-        uses it, never an export's per-worker collectors."""
-        info = None
-        if header is not None:
-            info = next((s for s in header.seats if s.seat == seat), None)
-        pid = info.player if info is not None else None
-        name = info.name if info is not None else None
+    def label(self, pid: str | None, name: str | None, seat: int, match: str) -> str:
+        """A seat's label: its name, else its id, else ``seat N``. Anonymized, ``Player N`` in
+        the order players are first seen. With ``players_by_id``, players are keyed by id
+        across matches: one id is one label (its first name seen), and a name two ids share
+        gets the id added (``Ann (bot-7)``). Both depend on the order hands come in, so a
+        worker's collector defers them to the parent (``defer_labels``)."""
         if self.anonymize:
             raw = pid or name or f"seat {seat}"
-            key = f"{header.match if header else ''}:{raw}" if raw.startswith("seat ") else raw
+            key = f"{match}:{raw}" if raw.startswith("seat ") else raw
             if key not in self._aliases:
                 self._aliases[key] = f"Player {len(self._aliases) + 1}"
             return self._aliases[key]
@@ -112,12 +135,39 @@ class Collector:
             self._labels[pid] = label
         return label
 
+    def absorb(self, frames: dict[str, pl.DataFrame], pages: list[tuple[str, str, list[str]]],
+               raw_keys: Iterable[str]) -> None:
+        """Take in a worker's rows and pages (made with ``defer_labels``), batches in input
+        order: its raw player keys get their labels here, in the order the worker first saw
+        them, so the result is that of one collector seeing every hand."""
+        frames, mapping = self.relabel(frames, raw_keys)
+        self._absorbed.append(frames)
+        self._absorbed_hands += frames["hands"].height
+        self.pages.extend((slug, body, [mapping.get(n, n) for n in names])
+                          for slug, body, names in pages)
+
+    def relabel(self, frames: dict[str, pl.DataFrame], raw_keys: Iterable[str]
+                ) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
+        """A worker's frames (``defer_labels``) with its raw player keys replaced by their
+        labels, given here in the order the worker first saw them; and that mapping."""
+        mapping = {k: self.label(*json.loads(k[len(RAW):])) for k in raw_keys}
+        if mapping:
+            frames = {name: frame.with_columns(
+                pl.col(c).replace(mapping) for c in PLAYER_COLUMNS.get(name, ())
+                if c in frame.columns) for name, frame in frames.items()}
+        return frames, mapping
+
+    @property
+    def hand_count(self) -> int:
+        """Hands gathered: added here, and absorbed from workers."""
+        return len(self.hands) + self._absorbed_hands
+
     def seat_of(self, header: MatchStart | None, player: str) -> int | None:
-        """The seat where ``player`` (an id, a name or a label) sat in this match."""
+        """The seat where ``player`` (an id or a name) sat in this match."""
         if header is None:
             return None
         for info in header.seats:
-            if player in (info.player, info.name, self.player(header, info.seat)):
+            if player in (info.player, info.name):
                 return info.seat
         return None
 
@@ -240,18 +290,21 @@ class Collector:
                 "required": v.required, "message": v.message,
             })
 
-    def page_of(self, report: HandReport) -> tuple[str, str]:
-        """The hand's page slug and its viewer data as JSON."""
+    def page_of(self, report: HandReport) -> tuple[str, str, list[str]]:
+        """The hand's page slug, its viewer data as JSON (but the names) and its seats'
+        names."""
         from analyze.handview import dumps, hand_data, page_slug
 
         hand = report.record
         header = hand.header if hand is not None else None
         n = header.players if header is not None else 4
         slug = page_slug(report.match, report.hand)
-        data = hand_data(report, [self.player(header, s) or "" for s in range(n)], slug)
+        names = [self.player(header, s) or "" for s in range(n)]
+        data = hand_data(report, [], slug)
+        del data["names"]
         if self.focus_player is not None:
             data["me"] = self.seat_of(header, self.focus_player)
-        return slug, dumps(data)
+        return slug, dumps(data), names
 
     def hand_row(self, key: tuple[str, int]) -> dict[str, Any]:
         """The hands row of (match, hand)."""
@@ -271,7 +324,7 @@ class Collector:
     def drain(self) -> dict[str, pl.DataFrame]:
         """The frames of the rows added since the last drain, and forget those rows (player
         aliases and the matches already listed are kept): an export streams in slices."""
-        frames = self.frames()
+        frames = self._own_frames()
         for rows in (self.matches, self.hands, self.tricks, self.plays, self.violations,
                      self.holdings, self.auctions):
             rows.clear()
@@ -280,7 +333,16 @@ class Collector:
         return frames
 
     def frames(self) -> dict[str, pl.DataFrame]:
-        """The flat tables: matches, hands, tricks, plays, violations, holdings."""
+        """The flat tables: matches, hands, tricks, plays, violations, holdings, auctions
+        (with the rows absorbed from workers, in order)."""
+        own = self._own_frames()
+        if not self._absorbed:
+            return own
+        parts = [*self._absorbed, own]
+        return {name: pl.concat([p[name] for p in parts], how="vertical_relaxed")
+                for name in own}
+
+    def _own_frames(self) -> dict[str, pl.DataFrame]:
         return {
             "matches": _frame(self.matches, MATCH_SCHEMA),
             "hands": _frame(self.hands, HAND_SCHEMA),
@@ -465,24 +527,117 @@ def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
         ["count", "rule"], descending=[True, False])  # ties by name: the same input, the same order
 
 
+@dataclass(frozen=True)
+class HandFilter:
+    """A choice of hands (the report's ``--match``, ``--hand``, ``--player``,
+    ``--violations-only``), as a predicate on a hand's report; picklable, for workers."""
+
+    matches: frozenset[str] = frozenset()
+    hands: tuple[int, int] | None = None
+    player: str | None = None
+    violations_only: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.matches or self.hands or self.player or self.violations_only)
+
+    def __call__(self, report: HandReport) -> bool:
+        if self.matches and report.match not in self.matches:
+            return False
+        if self.hands is not None and not self.hands[0] <= report.hand <= self.hands[1]:
+            return False
+        if self.violations_only and not report.violations:
+            return False
+        if self.player is not None:
+            header = report.record.header if report.record is not None else None
+            seats = header.seats if header is not None else []
+            if not any(self.player in (s.player, s.name) for s in seats):
+                return False
+        return True
+
+
 def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             anonymize: bool = False, keep_reports: bool = False, issues: list | None = None,
             ruleset: str | None = None, with_plays: bool = True, jobs: int = 1,
             progress: Callable[[int], None] | None = None, keep_pages: bool = False,
             keep: Callable[[HandReport], bool] | None = None,
             focus_player: str | None = None, players_by_id: bool = False) -> Collector:
-    """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay runs in that
-    many processes (the same rows, in the same order); ``progress(n)`` after each n hands.
-    ``keep`` chooses the hands gathered (every hand is still replayed: a hand's verdict
-    depends on the hands before it); ``keep_pages`` keeps each hand's viewer data."""
+    """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay and the
+    rows (and pages) are made in that many processes, the same rows in the same order;
+    ``progress(n)`` after each n hands. ``keep`` chooses the hands gathered (every hand is
+    still replayed: a hand's verdict depends on the hands before it; a :class:`HandFilter`
+    with ``jobs`` > 1); ``keep_pages`` keeps each hand's viewer data."""
     c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays,
                   keep_pages=keep_pages, focus_player=focus_player,
                   players_by_id=players_by_id)
+    if jobs > 1 and not keep_reports and (keep is None or isinstance(keep, HandFilter)):
+        _collect_in_processes(c, paths, jobs, keep=keep, ruleset=ruleset, issues=issues,
+                              progress=progress)
+        return c
     for report in playable_reports(paths, issues=issues, ruleset=ruleset, jobs=jobs,
                                    progress=progress):
         if keep is None or keep(report):
             c.add(report)
     return c
+
+
+def _collect_in_processes(c: Collector, paths: Any, jobs: int, *, keep: HandFilter | None,
+                          ruleset: str | None, issues: list | None,
+                          progress: Callable[[int], None] | None) -> None:
+    """Fill ``c`` from workers that replay batches of hands and make their rows and pages
+    (labels deferred to ``c``, :meth:`Collector.absorb`); batches in input order."""
+    from analyze.export import _from_ipc, first_match_rows
+    from gamelog import files
+    from gamelog.errors import RecordError
+    from replay.parallel import checked_in_order, hand_batches, in_order, terminate_on_sigterm
+
+    settings = {"with_plays": c.with_plays, "keep_pages": c.keep_pages,
+                "focus_player": c.focus_player, "keep": keep or None}
+    seen: set[str] = set()
+    listed: set[str] = set()
+    tasks = ((packed, warm, ruleset, settings) for packed, warm in
+             hand_batches(files.read_hands(paths, issues=issues)))
+    with terminate_on_sigterm():
+        for payload, pages, raw_keys, problems, hands in checked_in_order(
+                in_order(jobs, _collect_batch, tasks, keep_tasks=True), _collect_batch):
+            for problem in problems:
+                if problem not in seen and issues is not None:
+                    seen.add(problem)
+                    issues.append(RecordError(problem))
+            if progress is not None:
+                progress(hands)
+            frames = {name: pl.from_arrow(table) for name, table in _from_ipc(payload).items()}
+            c.absorb(first_match_rows(frames, listed), pages, raw_keys)
+
+
+def _collect_batch(packed: bytes, first: int, ruleset: str | None, settings: dict[str, Any],
+                   start: Any = None) -> tuple[Any, ...]:
+    """A worker of :func:`_collect_in_processes`: replay a batch (the first ``first`` hands
+    as warm-up only) and return its rows as Arrow IPC, its pages, its raw player keys, the
+    ruleset problems met, the hands replayed, and the match contexts at start and end."""
+    import replay
+    from analyze.export import _to_ipc
+    from gamelog import files
+    from replay.parallel import replay_after_warmup
+
+    keep = settings["keep"]
+    c = Collector(defer_labels=True, with_plays=settings["with_plays"],
+                  keep_pages=settings["keep_pages"], focus_player=settings["focus_player"])
+    problems: list[str] = []
+    count = [0]
+
+    def add(report: HandReport) -> None:
+        count[0] += 1
+        found = [str(i) for i in report.record_issues if isinstance(i, replay.RulesetProblem)]
+        if found:
+            problems.extend(found)
+        elif keep is None or keep(report):
+            c.add(report)
+
+    _, at_start, end = replay_after_warmup(files.unpack_hands(packed),
+                                           lambda i, _h: i >= first, ruleset, {}, start,
+                                           on_report=add)
+    return (_to_ipc(c.drain()), c.pages, list(c.raw_keys), problems, count[0], at_start,
+            end)
 
 
 def playable_reports(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,

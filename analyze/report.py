@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 import polars as pl
 from plotly.offline import get_plotlyjs
 
-from analyze.handview import card_labels, encode, match_of_slug, page_slug
+from analyze.handview import card_labels, encode, match_of_slug, page_json, page_slug
 from analyze.metrics import (
     Collector,
     auction_summary,
@@ -305,9 +305,10 @@ def _packed_plotly() -> str:
 
 def _hand_pages(collector: Collector) -> list[tuple[str, str]]:
     """(slug, viewer JSON) per hand: kept by the collector, or made from its kept reports."""
-    if collector.pages or not collector.reports:
-        return collector.pages
-    return [collector.page_of(r) for r in collector.reports]
+    pages = collector.pages
+    if not pages and collector.reports:
+        pages = [collector.page_of(r) for r in collector.reports]
+    return [(slug, page_json(body, names)) for slug, body, names in pages]
 
 
 def _script_json(data: Any) -> str:
@@ -366,7 +367,7 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     as_dir = is_directory_output(output)
     summary = players_by_ruleset(frames)
     hands = frames["hands"]
-    rulesets = sorted({r["ruleset"] for r in collector.matches}) or ["?"]
+    rulesets = sorted(frames["matches"]["ruleset"].drop_nulls().unique().to_list()) or ["?"]
     stamp = {
         "version": tool_version(), "rulesets": ", ".join(rulesets),
         "generated": _now().strftime("%Y-%m-%d %H:%M UTC"),

@@ -224,3 +224,19 @@ def _disjoint(units: list[Unit], holding: dict[int, int]) -> list[int]:
                 left[c] -= u.width
             cards.extend(u.all_cards())
     return cards
+
+
+class RandomAgent(HeuristicAgent):
+    """A deliberately weak player for tests and benchmarks of the reviewer: it declares, bids
+    and buries as :class:`HeuristicAgent` does, but leads a random unit it holds and follows
+    with a random legal play."""
+
+    def lead(self, view: SeatView) -> list[int]:
+        order = view.order
+        assert order is not None
+        units = [u for klass in range(5) if (holding := view.holding(klass))
+                 for u in units_in(holding, order, view.rules.max_width())]
+        return self.rng.choice(units).all_cards()
+
+    def follow(self, view: SeatView, spec: FollowSpec) -> list[int]:
+        return spec.sample(self.rng)

@@ -7,6 +7,7 @@ code: 0 ok, 1 violations found (validate), 2 usage or input errors. Nothing impo
 from __future__ import annotations
 
 import functools
+import json
 import os
 import sys
 import time
@@ -257,6 +258,9 @@ def import_(logs: tuple[Path, ...], source_format: str, output: Path) -> None:
         except OSError as exc:
             click.echo(f"error: {visible(log)}: cannot read: {exc.strerror or exc}", err=True)
             problems += 1
+    if not events:  # nothing imported: write nothing (never an empty record)
+        click.echo(f"{visible(output)}: not written: no log could be imported", err=True)
+        sys.exit(EXIT_INPUT)
     count = files.dump(events, output)
     click.echo(f"{output}: {count} events from {len(logs) - problems} log(s)", err=True)
     if problems:
@@ -516,26 +520,11 @@ def _hand_range(value: str | None) -> tuple[int, int] | None:
 
 def _hand_filter(matches: tuple[str, ...], hands: tuple[int, int] | None, player: str | None,
                  violations_only: bool) -> Any:
-    """The report's choice of hands as a predicate on a hand's report (None: every hand)."""
-    if not (matches or hands or player or violations_only):
-        return None
-    wanted = set(matches)
+    """The report's choice of hands (None: every hand)."""
+    from analyze.metrics import HandFilter
 
-    def keep(report: Any) -> bool:
-        if wanted and report.match not in wanted:
-            return False
-        if hands is not None and not hands[0] <= report.hand <= hands[1]:
-            return False
-        if violations_only and not report.violations:
-            return False
-        if player is not None:
-            header = report.record.header if report.record is not None else None
-            seats = header.seats if header is not None else []
-            if not any(player in (s.player, s.name) for s in seats):
-                return False
-        return True
-
-    return keep
+    chosen = HandFilter(frozenset(matches), hands, player, violations_only)
+    return chosen or None
 
 
 @cli.command()
@@ -592,7 +581,7 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
                             keep=_hand_filter(matches, hand_range, player, violations_only),
                             focus_player=player, players_by_id=True)
     written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands)
-    click.echo(f"{written[0]}: {len(collector.hands)} hand(s)"
+    click.echo(f"{written[0]}: {collector.hand_count} hand(s)"
                + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)
     if report_issues(issues):
         sys.exit(EXIT_INPUT)
@@ -638,11 +627,12 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
         raise click.UsageError("--partitioned writes Parquet")
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
         pieces: Iterable[dict[str, Any]]
-        if _cores(jobs) > 1 and not anonymize:  # rows made in the workers (aliases need one)
+        if _cores(jobs) > 1:  # rows made in the workers, labels given here in input order
             from analyze.export import table_slices_in_processes
 
             pieces = table_slices_in_processes(list(paths), _cores(jobs), ruleset=ruleset,
-                                               issues=issues, progress=tick)
+                                               issues=issues, progress=tick,
+                                               anonymize=anonymize)
         else:
             reports = playable_reports(list(paths), issues=issues, ruleset=ruleset,
                                        jobs=_cores(jobs), progress=tick)
@@ -690,6 +680,114 @@ def _export_on_ray(paths: tuple[Path, ...], output: Path, ruleset: str | None, j
         click.echo(f"{kind}: {visible(message)}", err=True)
     if any(kind == "error" for kind, _ in found):
         sys.exit(EXIT_INPUT)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--match", "matches", multiple=True, metavar="ID",
+              help="Only this match (repeat for several).")
+@click.option("--hand", "hand_range", metavar="N|N-M", callback=lambda c, p, v: _hand_range(v),
+              help="Only these hand numbers within each match: 3, 3-7, 3- or -7.")
+@click.option("--samples", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Budget: random deals of the unseen cards per decision.")
+@click.option("--confirm", type=click.IntRange(min=0), default=24, show_default=True,
+              help="Budget: fresh deals to confirm a suspected mistake (0: none).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The same seed, the same review.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text for people; json: one object per hand.")
+@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@jobs_option
+@progress_option
+@handle_errors
+def review(paths: tuple[Path, ...], matches: tuple[str, ...],
+           hand_range: tuple[int, int] | None, samples: int, confirm: int, seed: int, fmt: str,
+           ruleset: str | None, jobs: int, progress: bool | None) -> None:
+    """Review every decision: the point swing of each play against the legal alternatives.
+
+    Each lead or follow with a choice is valued, with every alternative, as the defenders'
+    expected final points (kitty award included) under good play from there: random deals of
+    the cards the player could not see, played out by the simulator's agents, or an exact
+    search once two cards a seat remain. The swing is what the play gave away against the
+    best alternative, from the player's side; 10, 20 and 40 points (in a two-deck game,
+    scaled by the deck's points) mark an inaccuracy, a mistake and a blunder. Accuracy per
+    player is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see
+    docs/review.md. Reviewing stops at a hand's first violation.
+    """
+    from replay.review import Budget, accuracy, review_hands
+
+    issues: list[RecordError] = []
+    wanted = set(matches)
+
+    def keep(hand: Any) -> bool:
+        return (not wanted or hand.match in wanted) and (
+            hand_range is None or hand_range[0] <= hand.number <= hand_range[1])
+
+    budget = Budget(samples=samples, confirm=confirm, seed=seed)
+    per_player: dict[str, list[Any]] = {}
+    scale = 1.0
+    with _progress(_show_progress(progress), "reviewing", list(paths)) as tick:
+        hands = files.read_hands(list(paths), issues=issues)
+        names: dict[tuple[str, int], list[str]] = {}
+
+        def remember(hand: Any) -> bool:
+            chosen = keep(hand)
+            if not chosen:
+                tick(1)
+            elif hand.header is not None:
+                names[(hand.match, hand.number)] = [
+                    next((i.name or i.player for i in hand.header.seats if i.seat == s), None)
+                    or f"seat {s}" for s in range(hand.header.players)]
+            return chosen
+
+        for r in review_hands(hands, budget=budget, ruleset=ruleset, jobs=_cores(jobs),
+                              keep=remember):
+            tick(1)
+            seat_names = names.pop((r.match, r.hand), [])
+            scale = r.scale
+            for d in r.decisions:
+                who = seat_names[d.seat] if d.seat < len(seat_names) else f"seat {d.seat}"
+                per_player.setdefault(who, []).append(d)
+            _print_review(r, seat_names, fmt)
+    if fmt == "text" and per_player:
+        click.echo("accuracy per player (an estimate; docs/review.md):")
+        for who in sorted(per_player):
+            ds = per_player[who]
+            marks = {m: sum(d.mark == m for d in ds) for m in ("inaccuracy", "mistake",
+                                                                 "blunder")}
+            click.echo(f"  {visible(who)}: {accuracy(ds, scale):.1f}% over {len(ds)} "
+                       f"decisions; {marks['inaccuracy']} inaccuracies, {marks['mistake']} "
+                       f"mistakes, {marks['blunder']} blunders")
+    if report_issues(issues):
+        sys.exit(EXIT_INPUT)
+
+
+def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
+    """One hand's review: a JSON object, or lines for people (the marked decisions)."""
+    seats = range(len(seat_names))
+    if fmt == "json":
+        click.echo(json.dumps({
+            "match": r.match, "hand": r.hand, "skipped": r.skipped,
+            "players": seat_names,
+            "accuracy": {str(s): (round(a, 1) if (a := r.accuracy(s)) is not None else None)
+                         for s in seats},
+            "decisions": [d.to_dict() for d in r.decisions]}, ensure_ascii=False))
+        return
+    head = f"match {visible(r.match)} hand {r.hand}: "
+    if r.skipped and not r.decisions:
+        click.echo(head + f"not reviewed: {r.skipped}")
+        return
+    accs = ", ".join(f"{visible(seat_names[s])} {a:.0f}%" for s in seats
+                     if (a := r.accuracy(s)) is not None)
+    click.echo(head + f"{len(r.decisions)} decisions; accuracy {accs}"
+               + (f" ({r.skipped})" if r.skipped else ""))
+    for d in r.decisions:
+        if d.mark is None:
+            continue
+        who = seat_names[d.seat] if d.seat < len(seat_names) else f"seat {d.seat}"
+        click.echo(f"  trick {d.trick}: {visible(who)} ({'lead' if d.lead else 'follow'}) "
+                   f"played {' '.join(d.made)}; better {' '.join(d.best)}: "
+                   f"{d.swing:.0f} points — {d.mark}")
 
 
 @cli.command()

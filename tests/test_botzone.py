@@ -102,6 +102,7 @@ def test_a_bad_log_is_a_located_error(tmp_path, bad):
                                       str(tmp_path / "o.jsonl")])
     assert result.exit_code == 2 and "bad.json" in result.output
     assert "internal error" not in result.output
+    assert not (tmp_path / "o.jsonl").exists()  # nothing imported: nothing written
 
 
 SHARED_LOG = Path(__file__).resolve().parents[2] / "shared" / "botzone" / "logs.json"

@@ -48,3 +48,25 @@ def test_the_ray_engine_matches_the_local_engine_row_for_row(tmp_path):
     ray_out = CliRunner().invoke(cli, ["validate", *INPUTS, "--format", "json", "--engine", "ray"])
     assert ray_out.exit_code == one.exit_code == 1
     assert ray_out.output == one.output
+
+
+def test_an_unreachable_cluster_is_a_clean_error_not_a_wait(tmp_path, monkeypatch):
+    import socket
+    import time
+
+    from analyze import distributed
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 2.0)
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, ["validate", INPUTS[0], "--engine", "ray",
+                                      "--ray-address", f"127.0.0.1:{port}"])
+    assert result.exit_code == 2 and "cannot reach the Ray cluster" in result.output
+    assert "Traceback" not in result.output and time.monotonic() - started < 30
+    result = CliRunner().invoke(cli, ["export", INPUTS[0], "-o", str(tmp_path / "t"),
+                                      "--engine", "ray", "--ray-address",
+                                      f"ray://127.0.0.1:{port}"])
+    assert result.exit_code == 2 and "cannot reach" in result.output
+    assert not (tmp_path / "t").exists()

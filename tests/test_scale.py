@@ -52,6 +52,59 @@ def test_export_and_report_with_two_processes_are_byte_identical(tmp_path):
     assert (tmp_path / "r1.html").read_bytes() == (tmp_path / "r2.html").read_bytes()
 
 
+def test_anonymized_export_in_workers_is_that_of_one_process(tmp_path):
+    for jobs in ("1", "2"):
+        assert run("export", *INPUTS, "-o", tmp_path / f"t{jobs}", "-j", jobs,
+                   "--anonymize").exit_code == 0
+    tables = sorted((tmp_path / "t1").glob("*.parquet"))
+    assert len(tables) >= 5
+    for table in tables:
+        assert table.read_bytes() == (tmp_path / "t2" / table.name).read_bytes(), table.name
+    import polars as pl
+
+    players = pl.read_parquet(tmp_path / "t2" / "plays.parquet")["player"].unique().to_list()
+    assert players and all(p.startswith("Player ") for p in players)
+    assert pl.read_parquet(tmp_path / "t2" / "matches.parquet")["tags"].null_count() > 0
+
+
+@pytest.mark.parametrize("options", [["--anonymize"], ["--player", "Bo", "--hand", "2-40"],
+                                     ["--violations-only", "--lang", "zh"], ["--dir"]])
+def test_report_rows_and_pages_made_in_workers_are_those_of_one_process(tmp_path, options):
+    """With -j the workers make the report's rows and pages and the parent gives the players
+    their labels, in input order: a name two ids share, anonymized aliases and the focus
+    options come out as in one process."""
+    import json
+
+    lines = (MATCHES / "tractor-1deck.jsonl").read_text().splitlines()
+    head = json.loads(lines[0])
+    renamed = dict(head, match="other", seats=[dict(s, player=f"x-{s['player']}")
+                                               for s in head["seats"]])
+    twin = [json.dumps(renamed)] + [line.replace(f'"match":"{head["match"]}"', '"match":"other"')
+                                    for line in lines[1:]]
+    (tmp_path / "twins.jsonl").write_text("\n".join(twin) + "\n")
+    inputs = [*INPUTS, tmp_path / "twins.jsonl", MATCHES / "tractor-1deck.jsonl"]
+    env = {"SOURCE_DATE_EPOCH": "1700000000"}
+    directory = options == ["--dir"]
+    options = [] if directory else options
+    outs = []
+    for jobs in ("1", "2"):
+        out = f"{tmp_path}/r{jobs}/" if directory else tmp_path / f"r{jobs}.html"
+        result = run("report", *inputs, "-o", out, "-j", jobs, *options, env=env)
+        assert result.exit_code == 0, result.output
+        outs.append(Path(out))
+    if directory:
+        names = sorted(p.name for p in outs[0].iterdir())
+        assert names == sorted(p.name for p in outs[1].iterdir()) and len(names) > 100
+        for name in names:
+            if name != ".shengji-output.json":
+                assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    else:
+        assert outs[0].read_bytes() == outs[1].read_bytes()
+        text = outs[0].read_text()
+        if not options:
+            assert "(x-bot-1)" in text
+
+
 def _stderr_on_a_terminal(args: list[str]) -> str:
     """Run the command with standard error on a pseudo-terminal; what it wrote there."""
     master, slave = pty.openpty()

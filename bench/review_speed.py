@@ -1,0 +1,114 @@
+"""Benchmark: decision review (issue 17), one core.
+
+    python bench/review_speed.py                 # all three parts
+    python bench/review_speed.py --only speed    # seconds per hand per ruleset
+    python bench/review_speed.py --only agreement --only weak
+
+speed: seconds per hand at the default budget (8 deals, 24 to confirm) on the first hands of
+each sample match (samples/matches/*.jsonl). Target: a two-deck hand under 30 s.
+
+agreement: the same hands reviewed with the default budget and with three times the deals;
+how often the two give the same mark, and the mean absolute difference of the swings.
+
+weak: simulated matches in which seat 1 plays random legal plays (replay.agents.RandomAgent)
+and the others the heuristic agent; each seat's mistake rate (mistakes and blunders per
+decision), inaccuracy-or-worse rate, mean swing and accuracy, over several seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import gamelog  # noqa: E402
+import replay  # noqa: E402
+from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
+from replay.review import Budget, accuracy, review_hands  # noqa: E402
+from replay.simulate import simulate_match  # noqa: E402
+
+SAMPLES = ["tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "biaofen-3p",
+           "biaofen-4p", "wanfen"]
+
+
+def speed(hands_each: int) -> None:
+    print(f"{'ruleset (sample)':<18} {'hands':>5} {'decisions':>9} {'s/hand':>7} {'s/decision':>10}")
+    for name in SAMPLES:
+        hands = list(gamelog.read_hands(ROOT / "samples" / "matches" / f"{name}.jsonl"))
+        started = time.perf_counter()
+        reviews = list(review_hands(iter(hands), keep=lambda h: h.number <= hands_each))
+        took = time.perf_counter() - started
+        done = [r for r in reviews if r.decisions]
+        decisions = sum(len(r.decisions) for r in done)
+        print(f"{name:<18} {len(done):5} {decisions:9} {took / max(len(done), 1):7.1f} "
+              f"{took / max(decisions, 1):10.3f}", flush=True)
+
+
+def agreement(hands_each: int) -> None:
+    for name in ("tractor-1deck", "tractor-2deck"):
+        hands = list(gamelog.read_hands(ROOT / "samples" / "matches" / f"{name}.jsonl"))
+        keep = lambda h: h.number <= hands_each  # noqa: E731
+        small = [d for r in review_hands(iter(hands), keep=keep) for d in r.decisions]
+        big = [d for r in review_hands(iter(hands), keep=keep,
+                                       budget=Budget(samples=24, confirm=72, seed=1))
+               for d in r.decisions]
+        same = sum(a.mark == b.mark for a, b in zip(small, big, strict=True))
+        diff = statistics.mean(abs(a.swing - b.swing) for a, b in zip(small, big, strict=True))
+        marked = sum(a.mark is not None for a in small), sum(b.mark is not None for b in big)
+        print(f"{name}: {len(small)} decisions; same mark {100 * same / len(small):.1f} %; "
+              f"mean |swing difference| {diff:.2f} points; marked {marked[0]} (8 deals) vs "
+              f"{marked[1]} (24 deals)", flush=True)
+
+
+def weak(decks: int, seeds: list[int], hands: int) -> None:
+    rules = replay.get_ruleset("tractor", players=4, decks=decks)
+    by: dict[int, list] = {s: [] for s in range(4)}
+    per_seed: dict[int, list[float]] = {s: [] for s in range(4)}
+    scale = 1.0
+    for seed in seeds:
+        events = simulate_match(rules, f"weak-{seed}", seed, hands=hands, agents=lambda seat, rng:
+                                RandomAgent(rng) if seat == 1 else HeuristicAgent(rng))
+        played = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
+        seed_by: dict[int, list] = {s: [] for s in range(4)}
+        for r in review_hands(iter(played), budget=Budget(seed=seed)):
+            scale = r.scale
+            for d in r.decisions:
+                by[d.seat].append(d)
+                seed_by[d.seat].append(d)
+        for s in range(4):
+            per_seed[s].append(accuracy(seed_by[s], scale) or 0.0)
+    print(f"tractor, {decks} deck(s), seeds {seeds}, {hands} hands each; seat 1 plays at random")
+    print(f"{'seat':>4} {'decisions':>9} {'mistake rate':>12} {'marked rate':>11} "
+          f"{'mean swing':>10} {'accuracy':>8}  accuracy per seed")
+    for s in range(4):
+        ds = by[s]
+        bad = sum(d.mark in ("mistake", "blunder") for d in ds) / len(ds)
+        any_mark = sum(d.mark is not None for d in ds) / len(ds)
+        print(f"{s:>4} {len(ds):9} {bad:12.3f} {any_mark:11.3f} "
+              f"{statistics.mean(d.swing for d in ds):10.2f} {accuracy(ds, scale):8.1f}  "
+              + " ".join(f"{a:.1f}" for a in per_seed[s]), flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", action="append", choices=["speed", "agreement", "weak"])
+    ap.add_argument("--hands", type=int, default=2, help="hands per sample match (speed)")
+    args = ap.parse_args()
+    parts = args.only or ["speed", "agreement", "weak"]
+    if "speed" in parts:
+        speed(args.hands)
+    if "agreement" in parts:
+        agreement(args.hands)
+    if "weak" in parts:
+        weak(1, [1, 2, 3, 4], 8)
+        weak(2, [1, 2], 6)
+
+
+if __name__ == "__main__":
+    main()

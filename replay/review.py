@@ -1,0 +1,637 @@
+"""Decision review (复盘): every play of a recorded hand against the plays that were legal.
+
+For each decision (a lead or a follow with more than one legal choice) the reviewer values
+every alternative (up to equivalence: identical cards are one choice; a lead is one of the
+holding's units, the play made, or a throw that stands) as the **defenders' final points**
+(kitty award included) expected under good play from there, and reports the swing: how many
+points the play made gave away against the best alternative, from the deciding seat's side.
+
+Two evaluators, one answer type:
+
+- :func:`solve` — an exact perfect-information search (alpha-beta on the defenders' points with
+  a transposition table keyed on the holdings, the trick so far and the points), used once few
+  cards remain; :func:`brute_force` is the same game without pruning or table, for tests.
+- determinized rollouts — the cards the deciding seat could not see are dealt at random,
+  consistent with what it could know (its holding, the cards played, the suits others have
+  shown void in, the kitty if it buried it), and the hand is played out by the simulator's
+  agents; every alternative meets the same deals and the same agents' random draws (common
+  random numbers), so differences between alternatives are not noise between samples.
+
+Everything is seeded: the same hand, budget and seed give the same review.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamelog.cards import CARD_TOKENS, Card
+from gamelog.model import Event, Hand, Play, ThrowFail, TrickEnd
+from replay.agents import Agent, HeuristicAgent
+from replay.engine import HandReplay, TrickPlay, _state_of
+from replay.legal import follow_spec, legal_leads
+from replay.order import CLASS_NAMES
+from replay.units import beats_unit, decompose
+
+MARKS = (("blunder", 40), ("mistake", 20), ("inaccuracy", 10))
+"""Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
+points, so 100 for one deck halves them and 400 for four decks doubles them)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard to look: ``samples`` determinized deals per decision (each alternative is played
+    out once per deal); when the best alternative looks at least half an inaccuracy better than
+    the play made, ``confirm`` fresh deals value the two again and the swing is read from those;
+    exact search once each seat holds at most ``exact_cards`` cards; at most
+    ``max_alternatives`` alternatives per decision (the play made always among them)."""
+
+    samples: int = 8
+    confirm: int = 24
+    exact_cards: int = 2
+    max_alternatives: int = 8
+    seed: int = 0
+
+
+@dataclass
+class Decision:
+    """One decision: who, where, the play made, each alternative's value, the swing and mark.
+
+    Values are the defenders' expected final points; ``swing`` is from the deciding seat's side
+    (0 when the play made was as good as the best alternative)."""
+
+    trick: int
+    seat: int
+    lead: bool
+    made: list[str]
+    alternatives: list[tuple[list[str], float]]
+    value_made: float
+    best: list[str]
+    value_best: float
+    swing: float
+    mark: str | None
+    defender: bool
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"trick": self.trick, "seat": self.seat, "lead": self.lead, "made": self.made,
+                "value_made": round(self.value_made, 2), "best": self.best,
+                "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
+                "mark": self.mark, "side": "defenders" if self.defender else "declarer",
+                "exact": self.exact,
+                "alternatives": [{"cards": c, "value": round(v, 2)}
+                                 for c, v in self.alternatives]}
+
+
+@dataclass
+class HandReview:
+    """The decisions of one hand, and per seat its accuracy (see :func:`accuracy`)."""
+
+    match: str
+    hand: int
+    decisions: list[Decision] = field(default_factory=list)
+    skipped: str | None = None
+
+    def accuracy(self, seat: int) -> float | None:
+        return accuracy([d for d in self.decisions if d.seat == seat], self.scale)
+
+    scale: float = 1.0
+
+
+def accuracy(decisions: list[Decision], scale: float = 1.0) -> float | None:
+    """Accuracy in percent over some decisions: 100 × mean(1 − min(swing, 40·scale) / (40·scale)).
+
+    A play as good as the best alternative scores 1, a blunder (40 points or more in a
+    two-deck game) scores 0, in between linearly; ``None`` with no decision."""
+    if not decisions:
+        return None
+    cap = MARKS[0][1] * scale
+    return 100 * sum(1 - min(d.swing, cap) / cap for d in decisions) / len(decisions)
+
+
+# -- the state: clone, whose turn, plays -------------------------------------------------------
+
+_SHARED = frozenset({"rules", "hand", "order", "points_table", "trick", "log", "context"})
+
+
+def clone(state: HandReplay) -> HandReplay:
+    """An independent copy of a hand's state, about 20 times faster than ``deepcopy``: every
+    container attribute is copied one level down (lists of lists and sets included), the
+    trick in progress and the violation log are copied, and what play never changes (the
+    ruleset, the record, the card order, the points table, the completed tricks) is shared.
+    ``tests/test_review.py`` checks that playing on a clone leaves the original as it was."""
+    new = copy.copy(state)
+    for name, value in _state_of(state).items():
+        if name in _SHARED:
+            continue
+        if isinstance(value, list):
+            setattr(new, name, [v.copy() if isinstance(v, (list, set, dict)) else v
+                                for v in value])
+        elif isinstance(value, (set, dict)):
+            setattr(new, name, value.copy())
+    trick = state.trick
+    if trick is not None:
+        copied = copy.copy(trick)
+        copied.plays = [TrickPlay(p.seat, list(p.cards), p.seq, p.role) for p in trick.plays]
+        copied.lead_units = list(trick.lead_units)
+        copied.lead_kinds = list(trick.lead_kinds)
+        new.trick = copied
+    log = copy.copy(state.log)
+    log.items = list(state.log.items)
+    log.notices = list(state.log.notices)
+    new.log = log
+    new.context = copy.deepcopy(state.context)
+    return new
+
+
+def to_play(state: HandReplay) -> int | None:
+    """The seat whose turn it is (``None`` when the hand is over)."""
+    if state.finished:
+        return None
+    trick = state.trick
+    if trick is None or not trick.plays:
+        return state.leader
+    return (trick.plays[-1].seat + 1) % state.players
+
+
+_SEQ = 1 << 20  # sequence numbers of the review's own events, past any record's
+
+
+def apply_play(state: HandReplay, seat: int, cards: list[int]) -> None:
+    """Play ``cards`` for ``seat``: a lead is checked as a throw first (a failing throw is
+    replaced by its forced lowest unit, as the rules say); the trick is closed when complete."""
+    global _SEQ
+    order = state.order
+    assert order is not None
+    match, number = state.hand.match, state.hand.number
+    trick = state.trick
+    if (trick is None or not trick.plays) and len(cards) > 1:
+        parts = decompose(cards, order)
+        klass = order.klass[cards[0]]
+        special = len(cards) >= 4 and state.rules.special_lead(cards, order) is not None
+        if len(parts) > 1 and not special:
+            failing = [u for u in parts
+                       if any(beats_unit(state.class_holding(o, klass), order, u) is not None
+                              for o in range(state.players) if o != seat)]
+            if failing:
+                _SEQ += 1
+                state.apply(ThrowFail(match=match, hand=number, seq=_SEQ, seat=seat,
+                                      cards=[CARD_TOKENS[c] for c in cards]))
+                cards = min(failing, key=lambda u: (u.low, u.size)).all_cards()
+    _SEQ += 1
+    state.apply(Play(match=match, hand=number, seq=_SEQ, seat=seat,
+                     cards=[CARD_TOKENS[c] for c in cards]))
+    if state.trick is None and state.tricks:
+        t = state.tricks[-1]
+        _SEQ += 1
+        state.apply(TrickEnd(match=match, hand=number, seq=_SEQ, trick=t.number,
+                             winner=t.winner if t.winner is not None else 0, points=t.points))
+
+
+def final_points(state: HandReplay) -> int:
+    """The defenders' final points of a finished hand, the kitty award included."""
+    if state.outcome is not None and state.outcome.defender_points is not None:
+        return state.outcome.defender_points
+    return state.defender_points
+
+
+def defends(state: HandReplay, seat: int) -> bool:
+    return not state.team_side(seat)
+
+
+# -- choices -------------------------------------------------------------------------------------
+
+def choices(state: HandReplay, seat: int, *, limit: int = 400,
+            rng: random.Random | None = None) -> list[list[int]]:
+    """The seat's distinct legal plays, up to equivalence: on a lead every unit it holds
+    (single, n-of-a-kind, tractor) and every throw that stands; on a follow every legal
+    follow (identical cards give one) or, when there are more than ``limit`` candidates (a
+    pair or tractor to follow with none of the suit), the cheapest legal follow and 48 drawn
+    at random. Each sorted in the hand's order."""
+    order = state.order
+    assert order is not None
+    seen: set[tuple[int, ...]] = set()
+    out: list[list[int]] = []
+    trick = state.trick
+    if trick is None or not trick.plays:
+        found = [list(lead.cards) for lead in legal_leads(state, seat, max_throw_units=2)
+                 if lead.stands]
+    else:
+        spec = follow_spec(state, seat)
+        found = spec.enumerate(limit=limit)
+        if found is None:
+            draw = rng or random.Random(0)
+            power = order.power
+            found = [spec.lowest(lambda c: (Card(c).points, power[c]))]
+            found += [spec.sample(draw) for _ in range(48)]
+    for cards in found:
+        key = tuple(sorted(cards, key=order.sort_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(list(key))
+    return out
+
+
+# -- the exact search ------------------------------------------------------------------------------
+
+def _key(state: HandReplay) -> tuple:
+    trick = state.trick
+    plays = tuple((p.seat, tuple(sorted(p.cards))) for p in trick.plays) if trick else ()
+    return (tuple(tuple(h) for h in state.held), plays, state.leader, state.defender_points)
+
+
+def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
+          beta: float = 1e9) -> int:
+    """The defenders' final points under perfect play by both sides from ``state`` (every card
+    known): alpha-beta, the defenders maximising; ``table`` caches exact values and bounds."""
+    if state.finished:
+        return final_points(state)
+    table = {} if table is None else table
+    key = _key(state)
+    hit = table.get(key)
+    if hit is not None:
+        low, high = hit
+        if low == high:
+            return low
+        if low >= beta:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+    seat = to_play(state)
+    assert seat is not None
+    maximise = defends(state, seat)
+    best = -1.0 if maximise else 1e9
+    a, b = alpha, beta
+    for cards in choices(state, seat):
+        child = clone(state)
+        apply_play(child, seat, cards)
+        value = solve(child, table, a, b)
+        if maximise:
+            best = max(best, value)
+            a = max(a, best)
+        else:
+            best = min(best, value)
+            b = min(b, best)
+        if a >= b:
+            break
+    low, high = table.get(key, (-1.0, 1e9))
+    if best <= alpha:
+        table[key] = (low, best)
+    elif best >= beta:
+        table[key] = (best, high)
+    else:
+        table[key] = (best, best)
+    return int(best)
+
+
+def brute_force(state: HandReplay) -> int:
+    """:func:`solve` without pruning or table: every line of play, minimax (for tests)."""
+    if state.finished:
+        return final_points(state)
+    seat = to_play(state)
+    assert seat is not None
+    values = []
+    for cards in choices(state, seat):
+        child = clone(state)
+        apply_play(child, seat, cards)
+        values.append(brute_force(child))
+    return max(values) if defends(state, seat) else min(values)
+
+
+# -- determinized rollouts -------------------------------------------------------------------------
+
+def unseen_by(state: HandReplay, seat: int) -> list[int]:
+    """Cards ``seat`` has not seen (count vector): not in its hand, not played, not the kitty
+    it buried."""
+    unseen = [state.rules.decks] * 54
+    for c in range(54):
+        unseen[c] -= state.held[seat][c]
+    for t in state.tricks:
+        for p in t.plays:
+            for c in p.cards:
+                unseen[c] -= 1
+    if state.trick is not None:
+        for p in state.trick.plays:
+            for c in p.cards:
+                unseen[c] -= 1
+    if seat == state.declarer and state.kitty_buried:
+        for c in state.kitty:
+            unseen[c] -= 1
+    return [max(0, n) for n in unseen]
+
+
+def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
+    """A copy of ``state`` in which the cards ``seat`` could not see are dealt at random to the
+    other seats (each keeping its number of cards and no card of a suit it has shown void in)
+    and to the kitty when ``seat`` did not bury it."""
+    world = clone(state)
+    order = state.order
+    assert order is not None
+    pool = [c for c in range(54) for _ in range(unseen_by(state, seat)[c])]
+    others = [o for o in range(state.players) if o != seat]
+    need = {o: sum(state.held[o]) + state.hidden[o] for o in others}
+    kitty_unknown = not (seat == state.declarer and state.kitty_buried)
+    kitty_size = len(state.kitty) + state.kitty_hidden if kitty_unknown else 0
+    voids = {o: set(state.void[o]) for o in others}
+    for _attempt in range(20):
+        rng.shuffle(pool)
+        # the most constrained seats first: a card goes to a seat not void in its suit
+        hands: dict[int, list[int]] = {o: [] for o in others}
+        kitty: list[int] = []
+        ok = True
+        for c in pool:
+            klass = order.klass[c]
+            open_seats = [o for o in others if len(hands[o]) < need[o] and klass not in voids[o]]
+            if open_seats:
+                hands[rng.choice(open_seats)].append(c)
+            elif len(kitty) < kitty_size:
+                kitty.append(c)
+            else:
+                ok = False
+                break
+        if ok:
+            break
+    else:  # the voids cannot all be kept: deal ignoring them
+        rng.shuffle(pool)
+        hands, kitty, i = {}, [], 0
+        for o in others:
+            hands[o] = pool[i:i + need[o]]
+            i += need[o]
+        kitty = pool[i:i + kitty_size]
+    for o in others:
+        counts = [0] * 54
+        for c in hands[o]:
+            counts[c] += 1
+        world.held[o] = counts
+        world.hidden[o] = 0
+    if kitty_unknown:
+        world.kitty = kitty
+        world.kitty_hidden = 0
+    world.class_left = None
+    _refresh(world)
+    return world
+
+
+def _refresh(world: HandReplay) -> None:
+    """Recount what the engine derives from the holdings (cards per suit class)."""
+    order = world.order
+    assert order is not None
+    world.class_left = [[0] * len(CLASS_NAMES) for _ in range(world.players)]
+    for s in range(world.players):
+        for c in range(54):
+            n = world.held[s][c]
+            if n:
+                world.class_left[s][order.klass[c]] += n
+
+
+def play_out(state: HandReplay, agents: list[Agent]) -> int:
+    """Play ``state`` to the end with ``agents``; the defenders' final points."""
+    from replay.simulate import _view
+
+    while not state.finished:
+        seat = to_play(state)
+        assert seat is not None and state.order is not None
+        if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
+            return state.defender_points
+        view = _view(state, seat, state.order)
+        if state.trick is None or not state.trick.plays:
+            cards = agents[seat].lead(view)
+        else:
+            cards = agents[seat].follow(view, follow_spec(state, seat))
+        apply_play(state, seat, cards)
+    return final_points(state)
+
+
+class _Steady(HeuristicAgent):
+    """The rollout player: :class:`HeuristicAgent` whose random draws are fixed by the deal,
+    the seat and the place in the hand, so that two playouts that differ in one play make the
+    same choices wherever they meet the same place (common random numbers that last)."""
+
+    def __init__(self, deal: int, seat: int) -> None:
+        super().__init__(random.Random())
+        self.base = deal * 8191 + seat * 131
+
+    def _reseed(self, view: Any) -> None:
+        self.rng.seed(self.base + 7 * len(view.tricks)
+                      + (len(view.trick.plays) if view.trick is not None else 0))
+
+    def lead(self, view: Any) -> list[int]:
+        self._reseed(view)
+        return super().lead(view)
+
+    def follow(self, view: Any, spec: Any) -> list[int]:
+        self._reseed(view)
+        return super().follow(view, spec)
+
+
+def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
+                   samples: int, rng: random.Random,
+                   agents: Callable[[int], list[Agent]] | None = None,
+                   exact_cards: int = 0) -> list[float]:
+    """Each alternative's expected defenders' points over ``samples`` determinized deals, the
+    same deals and the same agents' draws for every alternative; with every seat holding at most
+    ``exact_cards`` cards the deals are solved exactly instead of played out."""
+    # one random stream per seat: a different play now shifts no other seat's later draws,
+    # so the alternatives' playouts stay alike wherever the play made does not matter
+    make = agents or (lambda d: [_Steady(d, s) for s in range(state.players)])
+    totals = [0.0] * len(alternatives)
+    for _ in range(samples):
+        world = determinize(state, seat, rng)
+        exact = max(sum(h) for h in world.held) <= exact_cards
+        draw = rng.randrange(1 << 30)
+        table: dict = {}
+        for i, cards in enumerate(alternatives):
+            trial = clone(world)
+            apply_play(trial, seat, cards)
+            if exact:
+                totals[i] += solve(trial, table)
+            else:
+                totals[i] += play_out(trial, make(draw))
+    return [t / samples for t in totals]
+
+
+# -- a hand ----------------------------------------------------------------------------------------
+
+def _scale(state: HandReplay) -> float:
+    total = sum(state.points_table[c] for c in range(54)) * state.rules.decks
+    return total / 200 if total else 1.0
+
+
+def mark_for(swing: float, scale: float) -> str | None:
+    for name, points in MARKS:
+        if swing >= points * scale:
+            return name
+    return None
+
+
+def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = Budget(),
+                context: Any = None) -> HandReview:
+    """Review every decision of a recorded hand (replayed with ``ruleset``)."""
+    out = HandReview(hand.match, hand.number)
+    state = HandReplay(ruleset, hand, context=copy.deepcopy(context) if context else None)
+    rng = random.Random(f"{hand.match}:{hand.number}:{budget.seed}")
+    events: list[Event] = list(hand.events)
+    for ev in events:
+        if isinstance(ev, Play) and state.log.items and out.skipped is None:
+            out.skipped = (f"stops at the first violation ({state.log.items[0].rule}): the "
+                           "plays after it are not reviewed")
+        if isinstance(ev, Play) and state.order is not None and not state.finished \
+                and not state.log.items and to_play(state) == ev.seat \
+                and state.pending_forced is None:
+            decision = _decide(state, ev, budget, rng)
+            if decision is not None:
+                out.decisions.append(decision)
+        state.apply(ev)
+    out.scale = _scale(state)
+    return out
+
+
+def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
+            ) -> Decision | None:
+    order = state.order
+    assert order is not None
+    seat = ev.seat
+    try:
+        made = sorted((Card.parse(t) for t in ev.cards), key=order.sort_key)
+    except ValueError:
+        return None
+    made_ints = [int(c) for c in made]
+    options = choices(state, seat, rng=rng)
+    if len(options) <= 1:
+        return None  # forced: nothing to decide
+    lead = state.trick is None or not state.trick.plays
+    if made_ints not in options:
+        if lead and len({order.klass[c] for c in made_ints}) != 1:
+            return None  # an illegal lead: the validator's business, not a decision
+        if not lead and not follow_spec(state, seat).contains(made_ints):
+            return None  # an illegal follow: likewise
+        options.append(made_ints)  # a failing throw, or a follow outside the ones drawn
+    others = [o for o in options if o != made_ints]
+    rng.shuffle(others)
+    # what a good player would likely play goes first among the alternatives: the heuristic
+    # agent's choice from this seat's view (and, on a follow, the cheapest legal follow)
+    from replay.simulate import _view
+
+    agent = HeuristicAgent(random.Random(rng.randrange(1 << 30)))
+    view = _view(state, seat, order)
+    likely = [agent.lead(view)] if lead else [agent.follow(view, follow_spec(state, seat)),
+                                                follow_spec(state, seat).lowest(
+                                                    lambda c: (Card(c).points, order.power[c]))]
+    for cards in reversed(likely):
+        key = sorted(cards, key=order.sort_key)
+        if key != made_ints and key in others:
+            others.remove(key)
+            others.insert(0, key)
+    alternatives = [made_ints, *others[:budget.max_alternatives - 1]]
+    left = max(sum(h) for h in state.held)
+    exact = left <= budget.exact_cards
+    if exact and all(h == 0 for h in state.hidden):
+        table: dict = {}
+        values = []
+        for cards in alternatives:
+            trial = clone(state)
+            apply_play(trial, seat, cards)
+            values.append(float(solve(trial, table)))
+    else:
+        exact = False
+        values = rollout_values(state, seat, alternatives, budget.samples, rng,
+                                exact_cards=budget.exact_cards)
+    defender = defends(state, seat)
+    sign = 1 if defender else -1
+    best_i = max(range(len(values)), key=lambda i: (sign * values[i], -i))
+    scale = _scale(state)
+    if not exact and best_i != 0 and budget.confirm and \
+            sign * (values[best_i] - values[0]) >= MARKS[-1][1] * scale / 2:
+        # The best of several noisy estimates is biased upwards: the play made and the one
+        # chosen are valued again on fresh deals, and the swing is read from those.
+        again = rollout_values(state, seat, [alternatives[0], alternatives[best_i]],
+                               budget.confirm, rng, exact_cards=budget.exact_cards)
+        values[0], values[best_i] = again
+        if sign * (values[best_i] - values[0]) <= 0:
+            best_i = 0
+    swing = max(0.0, sign * (values[best_i] - values[0]))
+    tokens = [[CARD_TOKENS[c] for c in cards] for cards in alternatives]
+    return Decision(trick=state.tricks_before + len(state.tricks) + 1, seat=seat, lead=lead,
+                    made=tokens[0], alternatives=list(zip(tokens, values, strict=True)),
+                    value_made=values[0], best=tokens[best_i], value_best=values[best_i],
+                    swing=swing, mark=mark_for(swing, scale), defender=defender, exact=exact)
+
+
+def review_hands(hands: Iterable[Hand], *, budget: Budget = Budget(),
+                 ruleset: str | None = None, jobs: int = 1,
+                 keep: Callable[[Hand], bool] | None = None) -> Iterator[HandReview]:
+    """Review each hand in order (those ``keep`` accepts; every hand is still replayed for its
+    context); a hand starts from its match's context (levels, running scores) as the replay
+    of the hands before it left it. With ``jobs`` > 1 the hands are reviewed in that many
+    processes, in the same order and with the same results."""
+    tasks = _review_tasks(hands, ruleset, keep)
+    if jobs <= 1:
+        for hand, rules, context, problem in tasks:
+            yield _review_one(hand, rules, context, problem, budget)
+        return
+    from gamelog import files
+    from replay.parallel import in_order, terminate_on_sigterm
+
+    def packed() -> Iterator[tuple[Any, ...]]:
+        for hand, rules, context, problem in tasks:
+            yield (files.pack_hands([hand]), rules, context, problem, budget)
+
+    with terminate_on_sigterm():
+        yield from in_order(jobs, _review_packed, packed())
+
+
+def _review_packed(packed: bytes, rules: Any, context: Any, problem: str | None,
+                   budget: Budget) -> HandReview:
+    from gamelog import files
+
+    return _review_one(files.unpack_hands(packed)[0], rules, context, problem, budget)
+
+
+def _review_one(hand: Hand, rules: Any, context: Any, problem: str | None,
+                budget: Budget) -> HandReview:
+    if problem is not None:
+        return HandReview(hand.match, hand.number, skipped=problem)
+    return review_hand(hand, rules, budget=budget, context=context)
+
+
+def _review_tasks(hands: Iterable[Hand], ruleset: str | None,
+                  keep: Callable[[Hand], bool] | None
+                  ) -> Iterator[tuple[Hand, Any, Any, str | None]]:
+    """(hand, its ruleset, its match context at the start, a reason it cannot be reviewed)."""
+    import replay
+    from replay.engine import MatchContext
+
+    contexts: OrderedDict[tuple[str | None, str], MatchContext] = OrderedDict()
+    before: dict[int, MatchContext] = {}
+
+    def feed() -> Iterator[Hand]:
+        for hand in hands:
+            ctx = contexts.get((hand.source, hand.match))
+            if ctx is None:
+                levels = list(hand.header.levels) if hand.header and hand.header.levels \
+                    else None
+                ctx = MatchContext(levels=levels if hand.number <= 1 else None,
+                                   scores=[0, 0] if hand.number <= 1 else None)
+            before[id(hand)] = copy.deepcopy(ctx)
+            yield hand
+
+    for report in replay.validate_hands(feed(), ruleset=ruleset, contexts=contexts):
+        hand = report.record
+        assert hand is not None
+        context = before.pop(id(hand), None)
+        if keep is not None and not keep(hand):
+            continue
+        try:
+            rules = replay.ruleset_for(hand.header, ruleset)
+        except replay.RulesetError as exc:
+            yield hand, None, None, f"cannot be replayed: {exc}"
+            continue
+        if not report.tricks:
+            yield hand, None, None, "no trick was played"
+            continue
+        yield hand, rules, context, None

@@ -1,0 +1,180 @@
+"""Issue 17: decision review. The exact endgame search against brute force on random small
+positions; the reviewer finding a deliberately weak seat's mistakes; every ruleset reviewable."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+import replay
+from gamelog.cards import CARD_TOKENS
+from gamelog.model import FORMAT_VERSION, Hand, HandStart, MatchStart, Setup
+from replay.engine import HandReplay
+from replay.review import brute_force, choices, solve
+
+POSITIONS = int(os.environ.get("SHENGJI_REVIEW_POSITIONS", "250"))
+"""Random positions per ruleset (four times as many for two-deck tractor): 2,000 in CI."""
+RULESETS = [("tractor", 4, 2), ("tractor", 4, 1), ("four-deck", 4, 4), ("biaofen", 3, 2),
+            ("wanfen", 4, 2)]
+
+
+def small_position(rng: random.Random, name: str, players: int, decks: int,
+                   cards: int) -> HandReplay:
+    """A set-up position: ``cards`` random cards a seat, a random kitty of two, trump, level,
+    declarer and leader."""
+    rules = replay.get_ruleset(name, players=players, decks=decks)
+    pack = [c for c in range(54) for _ in range(decks)]
+    rng.shuffle(pack)
+    holdings = [pack[i * cards:(i + 1) * cards] for i in range(players)]
+    kitty = pack[players * cards:players * cards + 2]
+    trump = rng.choice(["S", "H", "C", "D", "NT"])
+    level = rng.choice(["2", "5", "T", "K"])
+    declarer = rng.randrange(players)
+    events = [
+        HandStart(match="p", hand=1, seq=0, dealer=declarer, level=level),
+        Setup(match="p", hand=1, seq=1, holdings=[[CARD_TOKENS[c] for c in h] for h in holdings],
+              kitty=[CARD_TOKENS[c] for c in kitty], trump=trump, level=level,
+              declarer=declarer, leader=rng.randrange(players),
+              contract=80 if name == "biaofen" else None),
+    ]
+    header = MatchStart(match="p", hand=0, seq=0, version=FORMAT_VERSION, ruleset=name,
+                        players=players, decks=decks)
+    state = HandReplay(rules, Hand(match="p", number=1, events=events, header=header))
+    for ev in events:
+        state.apply(ev)
+    state.start_play()
+    return state
+
+
+@pytest.mark.parametrize("name,players,decks", RULESETS)
+def test_exact_search_agrees_with_brute_force(name, players, decks):
+    rng = random.Random(f"exact:{name}:{decks}")
+    checked = 0
+    for i in range(POSITIONS * (4 if name == "tractor" and decks == 2 else 1)):
+        state = small_position(rng, name, players, decks, cards=1 + i % 3)
+        assert solve(state) == brute_force(state), (name, i)
+        checked += 1
+    assert checked >= POSITIONS
+
+
+def test_choices_are_distinct_and_legal():
+    rng = random.Random(3)
+    for _ in range(50):
+        state = small_position(rng, "tractor", 4, 2, cards=4)
+        seat = state.leader
+        found = choices(state, seat)
+        assert len({tuple(c) for c in found}) == len(found) >= 1
+
+
+def test_playing_on_a_clone_leaves_the_original_as_it_was():
+    import pickle
+
+    from replay.agents import HeuristicAgent
+    from replay.review import apply_play, clone, play_out, to_play
+
+    rng = random.Random(5)
+    for name, players, decks in RULESETS:
+        state = small_position(rng, name, players, decks, cards=6)
+        seat = to_play(state)
+        apply_play(state, seat, choices(state, seat)[0])  # a trick in progress
+        before = pickle.dumps(state)
+        copy = clone(state)
+        play_out(copy, [HeuristicAgent(random.Random(1)) for _ in range(players)])
+        assert copy.finished and not state.finished
+        assert pickle.dumps(state) == before
+
+
+def _weak_match(seed: int, hands: int) -> list:
+    import gamelog
+    from replay.agents import HeuristicAgent, RandomAgent
+    from replay.simulate import simulate_match
+
+    rules = replay.get_ruleset("tractor", players=4, decks=1)
+    events = simulate_match(rules, f"weak-{seed}", seed, hands=hands, agents=lambda seat, rng:
+                            RandomAgent(rng) if seat == 1 else HeuristicAgent(rng))
+    return [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
+
+
+def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
+    """Seat 1 plays random legal plays: over two seeds its accuracy is below every heuristic
+    seat's and its mean swing well above theirs (docs/review.md has the full experiment and
+    why the issue's three-fold mistake rate is not reached)."""
+    from replay.review import Budget, accuracy, review_hands
+
+    by: dict[int, list] = {s: [] for s in range(4)}
+    scale = 0.5
+    for seed in (1, 2):
+        for r in review_hands(iter(_weak_match(seed, 6)), budget=Budget(samples=6, confirm=18,
+                                                                      seed=seed)):
+            scale = r.scale
+            for d in r.decisions:
+                by[d.seat].append(d)
+    assert all(len(ds) > 40 for ds in by.values())
+    acc = {s: accuracy(ds, scale) for s, ds in by.items()}
+    swing = {s: sum(d.swing for d in ds) / len(ds) for s, ds in by.items()}
+    assert acc[1] < min(acc[0], acc[2], acc[3]), acc
+    assert swing[1] > 1.3 * (swing[0] + swing[2] + swing[3]) / 3, swing
+
+
+def test_review_is_deterministic_and_the_same_in_processes():
+    from replay.review import Budget, review_hands
+
+    hands = _weak_match(3, 2)
+    budget = Budget(samples=3, confirm=6, seed=7)
+    one = [[d.to_dict() for d in r.decisions] for r in review_hands(iter(hands), budget=budget)]
+    again = [[d.to_dict() for d in r.decisions] for r in review_hands(iter(hands),
+                                                                      budget=budget)]
+    two = [[d.to_dict() for d in r.decisions] for r in review_hands(iter(hands), budget=budget,
+                                                                    jobs=2)]
+    assert one == again == two and sum(map(len, one)) > 20
+
+
+@pytest.mark.parametrize("name", ["tractor-1deck", "tractor-3deck", "four-deck", "biaofen-3p",
+                                  "biaofen-4p", "wanfen"])
+def test_every_ruleset_can_be_reviewed(name):
+    """The samples of every ruleset, on a small budget (CI): decisions found, each with the play
+    made among its alternatives and a swing that matches its values."""
+    import gamelog
+    from replay.review import Budget, review_hands
+
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / f"{name}.jsonl"
+    reviews = list(review_hands(gamelog.read_hands(path), budget=Budget(samples=2, confirm=2),
+                                keep=lambda h: h.number == 2))
+    assert len(reviews) >= 1
+    decisions = [d for r in reviews for d in r.decisions]
+    assert len(decisions) >= 5, [r.skipped for r in reviews]
+    for d in decisions:
+        assert d.alternatives[0][0] == d.made and len(d.alternatives) >= 2
+        sign = 1 if d.defender else -1
+        assert d.swing == pytest.approx(max(0.0, sign * (d.value_best - d.value_made)))
+
+
+def test_the_review_command(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from shengji.cli import cli
+
+    sample = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-1deck.jsonl"
+    args = ["review", str(sample), "--hand", "2-3", "--samples", "2", "--confirm", "2"]
+    one = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert one.exit_code == 0, one.output
+    hands = [json.loads(line) for line in one.output.splitlines()]
+    assert [h["hand"] for h in hands] == [2, 3]
+    assert all(h["decisions"] and set(h["accuracy"]) == {"0", "1", "2", "3"} for h in hands)
+    two = CliRunner().invoke(cli, [*args, "--format", "json", "-j", "2"])
+    assert two.exit_code == 0 and two.output == one.output
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0 and "accuracy per player" in text.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(sample.read_text().replace('"ruleset":"tractor"', '"ruleset":"nonesuch"'))
+    result = CliRunner().invoke(cli, ["review", str(bad), "--samples", "1"])
+    assert result.exit_code == 0 and "not reviewed" in result.output
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{oops\n" + sample.read_text())
+    result = CliRunner().invoke(cli, [*args, str(broken)])
+    assert result.exit_code == 2 and "broken.jsonl" in result.output

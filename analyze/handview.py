@@ -143,10 +143,12 @@ def dumps(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def page_json(body: str, names: list[str]) -> str:
+def page_json(body: str, names: list[str], extra: dict[str, Any] | None = None) -> str:
     """A hand's viewer JSON: its data (:func:`dumps` of :func:`hand_data` without ``names``)
-    and its seats' names, kept apart until the labels are final."""
-    return f'{body[:-1]},"names":{dumps(names)}}}'
+    and its seats' names, kept apart until the labels are final; and ``extra`` fields (the
+    decision review's ``rv``)."""
+    more = "".join(f',"{key}":{dumps(value)}' for key, value in (extra or {}).items())
+    return f'{body[:-1]},"names":{dumps(names)}{more}}}'
 
 
 def card_labels(lang: str) -> list[list[Any]]:

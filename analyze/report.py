@@ -32,6 +32,7 @@ from analyze.metrics import (
     team_summary,
     violations_by_rule,
 )
+from gamelog.cards import CARD_TOKENS
 from gamelog.jsonl import atomic_output
 from gamelog.outputs import check_report_file, owned_directory
 
@@ -77,7 +78,11 @@ LABELS = {
         "by_ruleset": "By ruleset", "mean_points": "mean defenders' points",
         "kept": "declarer kept the deal", "matches": "Matches",
         "thr_defenders": "defenders +{n}", "thr_declarer": "declarer +{n}",
-        "thr_passes": "the deal passes",
+        "thr_passes": "the deal passes", "review": "Decision review",
+        "review_note": "an estimate, not a verdict (docs/review.md)", "accuracy": "accuracy",
+        "decisions": "decisions", "inaccuracies": "inaccuracies", "mistakes": "mistakes",
+        "blunders": "blunders", "inaccuracy": "inaccuracy", "mistake": "mistake",
+        "blunder": "blunder", "better": "better", "points_lost": "points",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -110,6 +115,10 @@ LABELS = {
         "max_points": "到", "violations_only": "只看有违规的", "shown": "显示",
         "by_ruleset": "按规则", "mean_points": "闲家平均得分", "kept": "保庄", "matches": "比赛",
         "thr_defenders": "闲家升{n}级", "thr_declarer": "庄家升{n}级", "thr_passes": "闲家上台",
+        "review": "复盘评估", "review_note": "估计，不是裁决 (docs/review.md)", "accuracy": "准确度",
+        "decisions": "决策", "inaccuracies": "欠佳", "mistakes": "失误", "blunders": "大错",
+        "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错", "better": "更好",
+        "points_lost": "分",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}
@@ -303,12 +312,21 @@ def _packed_plotly() -> str:
     return base64.b64encode(gzip.compress(get_plotlyjs().encode(), 9, mtime=0)).decode()
 
 
-def _hand_pages(collector: Collector) -> list[tuple[str, str]]:
-    """(slug, viewer JSON) per hand: kept by the collector, or made from its kept reports."""
+def _hand_pages(collector: Collector, reviews: dict[str, Any] | None = None
+                ) -> list[tuple[str, str]]:
+    """(slug, viewer JSON) per hand: kept by the collector, or made from its kept reports;
+    with a hand's decision review (``reviews`` by slug) its marks."""
+    from analyze.decisions import viewer_marks
+
     pages = collector.pages
     if not pages and collector.reports:
         pages = [collector.page_of(r) for r in collector.reports]
-    return [(slug, page_json(body, names)) for slug, body, names in pages]
+    out = []
+    for slug, body, names in pages:
+        review = (reviews or {}).get(slug)
+        out.append((slug, page_json(body, names, {"rv": viewer_marks(review)}
+                                    if review is not None else None)))
+    return out
 
 
 def _script_json(data: Any) -> str:
@@ -336,6 +354,16 @@ def players_by_ruleset(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
 
 
+def _review_table(collector: Collector, reviews: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Per player accuracy over the reviewed hands (the report's player labels)."""
+    if not reviews:
+        return []
+    from analyze.decisions import player_accuracy
+
+    return player_accuracy((reviews[slug], names) for slug, _, names in collector.pages
+                           if slug in reviews)
+
+
 def ruleset_summary(frames: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
     """Per ruleset: matches, hands, mean defenders' points, how often the declarer kept the
     deal, violations (a four-deck hand's points and a biaofen hand's are not one figure)."""
@@ -352,7 +380,8 @@ def ruleset_summary(frames: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
 
 
 def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = "en",
-           title: str | None = None, max_hand_pages: int | None = None) -> list[Path]:
+           title: str | None = None, max_hand_pages: int | None = None,
+           reviews: dict[str, Any] | None = None) -> list[Path]:
     """Write the report: one HTML file, or (output ending in / or an existing directory) an
     index plus one page per hand. Returns the files written.
 
@@ -372,10 +401,10 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
         "version": tool_version(), "rulesets": ", ".join(rulesets),
         "generated": _now().strftime("%Y-%m-%d %H:%M UTC"),
     }
-    pages = _hand_pages(collector)
+    pages = _hand_pages(collector, reviews)
     if max_hand_pages is not None:
         pages = pages[:max_hand_pages]
-    config = {"lang": lang, "L": L, "cards": card_labels(lang),
+    config = {"lang": lang, "L": L, "cards": card_labels(lang), "tokens": list(CARD_TOKENS),
               "focus": collector.focus_player is not None}
     common = {"L": L, "lang": lang, "stamp": stamp, "title": title or L["title"],
               "anonymized": collector.anonymize, "config_json": _script_json(config)}
@@ -394,6 +423,7 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
         "bid_players": bid_accuracy(frames).to_dicts(),
         "bid_sizes": bid_accuracy(frames, by="winning_bid").to_dicts(),
         "auction": auction_summary(frames),
+        "review": _review_table(collector, reviews),
     }
     anchors = {slug for slug, _ in pages}
     dashboard["pages"] = anchors

@@ -81,6 +81,17 @@ def progress_option(func: F) -> F:
         help="A progress bar on standard error (default: when it is a terminal).")(func)
 
 
+def review_options(func: F) -> F:
+    func = click.option("--review-samples", type=click.IntRange(min=1), default=8,
+                        show_default=True,
+                        help="With --review: random deals per decision (three times as "
+                             "many confirm a suspected mistake).")(func)
+    return click.option(
+        "--review", is_flag=True,
+        help="Also review every decision (the point swing of each play against the legal "
+             "alternatives; shengji review, docs/review.md). Takes seconds a hand.")(func)
+
+
 def engine_options(func: F) -> F:
     func = click.option("--ray-address", metavar="ADDRESS",
                         help="The Ray cluster to run on (default: RAY_ADDRESS, else a local Ray "
@@ -547,13 +558,15 @@ def _hand_filter(matches: tuple[str, ...], hands: tuple[int, int] | None, player
               help="Only hands where this player (id or name) sat, with that seat at the "
                    "bottom of the hand viewer.")
 @click.option("--violations-only", is_flag=True, help="Only hands with violations.")
+@review_options
 @jobs_option
 @progress_option
 @handle_errors
 def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
            title: str | None, ruleset: str | None, max_hands: int | None,
            matches: tuple[str, ...], hand_range: tuple[int, int] | None, player: str | None,
-           violations_only: bool, jobs: int, progress: bool | None) -> None:
+           violations_only: bool, review: bool, review_samples: int, jobs: int,
+           progress: bool | None) -> None:
     """Write an HTML review report: a dashboard over all hands and a page per hand.
 
     Each hand has a viewer that steps through it trick by trick and play by play (buttons and
@@ -580,7 +593,23 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
                             ruleset=ruleset, with_plays=False, jobs=_cores(jobs), progress=tick,
                             keep=_hand_filter(matches, hand_range, player, violations_only),
                             focus_player=player, players_by_id=True)
-    written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands)
+    reviews = None
+    if review:  # the hands the report shows, each decision valued (docs/review.md)
+        from analyze.handview import page_slug
+        from replay.review import Budget, review_hands
+
+        shown = {slug for slug, _, _ in collector.pages[:max_hands]}
+        with _progress(_show_progress(progress), "reviewing", list(paths)) as tick:
+            reviews = {}
+            for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
+                                  budget=Budget(samples=review_samples,
+                                                confirm=3 * review_samples),
+                                  jobs=_cores(jobs),
+                                  keep=lambda h: page_slug(h.match, h.number) in shown):
+                tick(1)
+                reviews[page_slug(r.match, r.hand)] = r
+    written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands,
+                     reviews=reviews)
     click.echo(f"{written[0]}: {collector.hand_count} hand(s)"
                + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)
     if report_issues(issues):
@@ -597,17 +626,19 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
                    "match-id bucket (hive style; what --engine ray writes).")
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@review_options
 @jobs_option
 @progress_option
 @engine_options
 @handle_errors
 def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: bool,
-           anonymize: bool, ruleset: str | None, jobs: int, progress: bool | None, engine: str,
-           ray_address: str | None) -> None:
+           anonymize: bool, ruleset: str | None, review: bool, review_samples: int, jobs: int,
+           progress: bool | None, engine: str, ray_address: str | None) -> None:
     """Write analysis-ready tables: matches, hands, tricks, plays, violations, holdings.
 
     Parquet by default (CSV with --csv, list columns joined by spaces); schemas in
-    docs/export.md.
+    docs/export.md. --review adds a decisions table (every decision's value, best
+    alternative, swing and mark: docs/review.md).
     """
     from analyze.export import collector_slices, write_tables
     from analyze.metrics import playable_reports
@@ -618,6 +649,8 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
     issues: list[RecordError] = []
     if engine == "ray":
         _need_ray()
+        if review:
+            raise click.UsageError("--review runs on the local engine (-j N), not on Ray")
         if as_csv or anonymize:
             raise click.UsageError("--engine ray writes Parquet tables, not anonymized "
                                    "(player aliases need the whole input in one place)")
@@ -637,6 +670,17 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
             reports = playable_reports(list(paths), issues=issues, ruleset=ruleset,
                                        jobs=_cores(jobs), progress=tick)
             pieces = collector_slices(reports, anonymize=anonymize)  # flat memory
+        if review:  # then the decisions table, hand by hand (docs/review.md)
+            import itertools
+
+            from analyze.decisions import decision_slices
+            from replay.review import Budget, review_hands
+
+            reviews = review_hands(files.read_hands(list(paths)), ruleset=ruleset,
+                                   budget=Budget(samples=review_samples,
+                                                 confirm=3 * review_samples),
+                                   jobs=_cores(jobs))
+            pieces = itertools.chain(pieces, decision_slices(reviews))
         if partitioned:
             from analyze.distributed import write_partitioned
 

@@ -8,6 +8,9 @@
   var cfg = JSON.parse(document.getElementById("sj-config").textContent);
   var hands = JSON.parse(document.getElementById("sj-hands").textContent);
   var L = cfg.L, CARDS = cfg.cards;
+  var TOKEN = {};
+  (cfg.tokens || []).forEach(function (t, i) { TOKEN[t] = i; });
+  var SYMBOL = {inaccuracy: "?!", mistake: "?", blunder: "??"};
   var byId = {};
   hands.forEach(function (h) { byId[h.id] = h; });
   var viewers = {};
@@ -55,6 +58,18 @@
     if (v[3]) add(d, " ", el("span", "req", L.required + ": " + v[3]));
     return d;
   }
+  function markEl(d) {
+    var m = el("span", "mark " + d[2], SYMBOL[d[2]] || "");
+    m.title = L[d[2]] + ": " + d[3] + " " + L.points_lost;
+    return m;
+  }
+  function reviewEl(h, d, who) {
+    var box = el("div", "review-note");
+    add(box, markEl(d), " ", el("b", null, L[d[2]]), " \u00B7 " + who + " \u00B7 " + L.better + " ");
+    box.appendChild(cardsEl(h, d[4].map(function (t) { return TOKEN[t]; })));
+    add(box, " (" + d[3] + " " + L.points_lost + ")");
+    return box;
+  }
   function seatName(h, s) {
     return (s === null || s === undefined) ? "?" : (h.names[s] === undefined ? "seat " + s : h.names[s]);
   }
@@ -77,6 +92,15 @@
       else loose.push(v);
     });
     h._flat = flat; h._atPlay = atPlay; h._atTrick = atTrick; h._loose = loose;
+    h._rv = {};  // the decision review at each play (trick number and seat -> play index)
+    if (h.rv) {
+      var at = {};
+      flat.forEach(function (f, i) { at[h.tricks[f.t][0] + ":" + f.seat] = i; });
+      h.rv.d.forEach(function (d) {
+        var i = at[d[0] + ":" + d[1]];
+        if (i !== undefined) h._rv[i] = d;
+      });
+    }
     h._ends = [];  // position after each trick's last play
     var n = 0;
     h.tricks.forEach(function (t) { n += t[7].length; h._ends.push(n); });
@@ -135,6 +159,13 @@
       if (o.award !== null && o.award !== undefined) item(L.award, String(o.award));
       if (o.scores) item(L.score, o.scores.join(" / "));
       item(L.next_dealer, o.nd === null ? "\u2014" : seatName(h, o.nd));
+    }
+    if (h.rv && h.rv.acc) {
+      var parts = [];
+      for (var s = 0; s < h.n; s++) {
+        if (h.rv.acc[String(s)] !== undefined) parts.push(seatName(h, s) + " " + Math.round(h.rv.acc[String(s)]) + "%");
+      }
+      if (parts.length) item(L.accuracy, parts.join(" \u00B7 "));
     }
     return kv;
   };
@@ -241,6 +272,7 @@
           if (k === 0 && trick[6]) add(spot, el("span", "tag fail", L.failed_throw + ": "), cardsEl(h, trick[6]));
           else if (k === 0 && trick[4]) add(spot, el("span", "tag", L.throw));
           if (h._atPlay[idx]) spot.classList.add("bad");
+          if (h._rv[idx] && h._rv[idx][2]) spot.appendChild(markEl(h._rv[idx]));
           if (complete && trick[2] === s) spot.classList.add("win");
         }
       }
@@ -279,6 +311,10 @@
         });
       }
       if (complete) (h._atTrick[trick[0]] || []).forEach(function (v) { add(self.notes, violationEl(v, L.trick + " " + trick[0])); });
+      for (var k3 = 0; k3 < st.shown; k3++) {
+        var rd = h._rv[base + k3];
+        if (rd && rd[2]) add(self.notes, reviewEl(h, rd, seatName(h, trick[7][k3][0])));
+      }
       if (trick[6]) {
         var d = put(self.notes, el("div", "failed"));
         add(d, el("span", "tag fail", L.failed_throw), " " + seatName(h, trick[1]) + ": ", cardsEl(h, trick[6]));
@@ -344,6 +380,10 @@
       for (var s2 = 0; s2 < h.n; s2++) {
         var td = put(row, el("td", s2 === tr[2] ? "win" : null));
         if (plays[s2]) td.appendChild(cardsEl(h, plays[s2]));
+        for (var k4 = 0; k4 < tr[7].length; k4++) {
+          var rv = h._rv[base + k4];
+          if (tr[7][k4][0] === s2 && rv && rv[2]) td.appendChild(markEl(rv));
+        }
         if (s2 === tr[1] && tr[6]) add(td, " ", el("span", "tag fail", L.failed_throw));
         else if (s2 === tr[1] && tr[4]) add(td, " ", el("span", "tag", L.throw));
       }

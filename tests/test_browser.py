@@ -277,3 +277,28 @@ def test_viewer_screenshot(browser, single_report, tmp_path):
     shots(page, "report-viewer.png", tmp_path)
     assert errors == []
     page.close()
+
+
+def test_review_marks_show_at_their_plays(browser, tmp_path):
+    import json
+    import re
+
+    out = tmp_path / "review.html"
+    sample = ROOT / "samples" / "matches" / "tractor-1deck.jsonl"
+    result = CliRunner().invoke(cli, ["report", str(sample), "-o", str(out), "--hand", "2-4",
+                                      "--review", "--review-samples", "2"])
+    assert result.exit_code == 0, result.output
+    hands = json.loads(re.search(r'id="sj-hands">(.*?)</script>', out.read_text(),
+                                 re.S).group(1))
+    hand, (trick, seat, mark, _, _) = next(
+        (h, d) for h in hands for d in h["rv"]["d"] if d[2])
+    order = next(t for t in hand["tricks"] if t[0] == trick)[7]
+    k = next(i for i, p in enumerate(order) if p[0] == seat) + 1
+    page, errors = open_page(browser, f"{out.as_uri()}#{hand['id']}/{trick}.{k}")
+    page.wait_for_selector(f"#{hand['id']} .review-note")
+    note = page.locator(f"#{hand['id']} .play-notes .review-note").first
+    assert note.is_visible() and mark in note.inner_text()
+    assert page.locator(f"#{hand['id']} .spot .mark.{mark}").count() == 1
+    assert page.locator("#review-accuracy tbody tr").count() == 4
+    assert errors == []
+    page.close()

@@ -178,3 +178,36 @@ def test_the_review_command(tmp_path):
     broken.write_text("{oops\n" + sample.read_text())
     result = CliRunner().invoke(cli, [*args, str(broken)])
     assert result.exit_code == 2 and "broken.jsonl" in result.output
+
+
+def test_report_and_export_carry_the_review(tmp_path):
+    import json
+    import re
+
+    import polars as pl
+    from click.testing import CliRunner
+
+    from shengji.cli import cli
+
+    sample = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-1deck.jsonl"
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(cli, ["report", str(sample), "-o", str(out), "--hand", "2-3",
+                                      "--review", "--review-samples", "2"])
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    hands = json.loads(re.search(r'id="sj-hands">(.*?)</script>', html, re.S).group(1))
+    assert len(hands) == 2 and all(h["rv"]["d"] and h["rv"]["acc"] for h in hands)
+    assert 'id="review-accuracy"' in html
+    tables = {}
+    small = sample.parents[1] / "examples" / "tractor-2deck.jsonl"
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(cli, ["export", str(small), "-o", str(tmp_path / jobs),
+                                          "--review", "--review-samples", "1", "-j", jobs])
+        assert result.exit_code == 0, result.output
+        tables[jobs] = (tmp_path / jobs / "decisions.parquet").read_bytes()
+    assert tables["1"] == tables["2"]
+    decisions = pl.read_parquet(tmp_path / "1" / "decisions.parquet")
+    hands_table = pl.read_parquet(tmp_path / "1" / "hands.parquet")
+    assert decisions.height > 10 * hands_table.height
+    assert set(decisions["mark"].drop_nulls().unique()) <= {"inaccuracy", "mistake", "blunder"}
+    assert (decisions["swing"] >= 0).all()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -105,27 +105,40 @@ def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = No
     as Arrow IPC, never the reports, with raw player keys that get their labels (anonymized
     ones too) here, in input order; so the tables are those of one process. A match whose
     ruleset cannot be built is reported in ``issues``."""
+    labels = Collector(anonymize=anonymize)
+    listed: set[str] = set()
+    for frames, (raw_keys,) in batch_results(paths, jobs, _table_batch, (ruleset, anonymize),
+                                             issues=issues, progress=progress):
+        frames, _ = labels.relabel(frames, raw_keys)
+        yield first_match_rows(frames, listed)
+
+
+def batch_results(paths: Any, jobs: int, work: Any, args: tuple[Any, ...], *,
+                  issues: list | None = None, progress: Any = None
+                  ) -> Iterator[tuple[dict[str, pl.DataFrame], tuple[Any, ...]]]:
+    """Hand batches of ``paths`` run through ``work(packed, warm, *args)`` in ``jobs``
+    processes, in input order (:mod:`replay.parallel`): each batch's frames (from the Arrow IPC
+    its worker returned) and the rest of its result. A worker returns ``(payload, problems,
+    hands, rest, at_start, end)``; each problem (a ruleset that cannot be built) is reported
+    once in ``issues``, and ``progress(hands)`` after each batch."""
     from gamelog import files
     from gamelog.errors import RecordError
     from replay.parallel import checked_in_order, hand_batches, in_order, terminate_on_sigterm
 
     seen: set[str] = set()
-    listed: set[str] = set()
-    labels = Collector(anonymize=anonymize)
-    tasks = ((packed, warm, ruleset, anonymize) for packed, warm in
+    tasks = ((packed, warm, *args) for packed, warm in
              hand_batches(files.read_hands(paths, issues=issues)))
     with terminate_on_sigterm():
-        for payload, raw_keys, problems, hands in checked_in_order(
-                in_order(jobs, _table_batch, tasks, keep_tasks=True), _table_batch):
+        for payload, problems, hands, rest in checked_in_order(
+                in_order(jobs, work, tasks, keep_tasks=True), work):
             for problem in problems:
                 if problem not in seen and issues is not None:
                     seen.add(problem)
                     issues.append(RecordError(problem))
             if progress is not None:
                 progress(hands)
-            frames = {name: pl.from_arrow(table) for name, table in _from_ipc(payload).items()}
-            frames, _ = labels.relabel(frames, raw_keys)
-            yield first_match_rows(frames, listed)
+            yield ({name: pl.from_arrow(table) for name, table in _from_ipc(payload).items()},
+                   rest)
 
 
 def first_match_rows(frames: dict[str, Any], listed: set[str]) -> dict[str, Any]:
@@ -144,30 +157,14 @@ def first_match_rows(frames: dict[str, Any], listed: set[str]) -> dict[str, Any]
 
 def _table_batch(packed: bytes, first: int, ruleset: str | None, anonymize: bool = False,
                  start: Any = None
-                 ) -> tuple[bytes, list[str], list[str], int, Any, Any]:
+                 ) -> tuple[bytes, list[str], int, tuple[list[str]], Any, Any]:
     """A worker: replay a batch of hands and compute its export rows (see
     :func:`table_slices_in_processes`)."""
-    import replay
-    from gamelog import files
-    from replay.parallel import replay_after_warmup
+    from analyze.metrics import fill_from_batch
 
     collector = Collector(defer_labels=True, anonymize=anonymize)
-    problems: list[str] = []
-    count = [0]
-
-    def add(report: Any) -> None:
-        count[0] += 1
-        found = [str(i) for i in report.record_issues if isinstance(i, replay.RulesetProblem)]
-        if found:
-            problems.extend(found)
-        else:
-            collector.add(report)
-
-    _, at_start, end = replay_after_warmup(files.unpack_hands(packed),
-                                           lambda i, _h: i >= first, ruleset, {}, start,
-                                           on_report=add)
-    return (_to_ipc(collector.drain()), list(collector.raw_keys), problems, count[0], at_start,
-            end)
+    problems, count, at_start, end = fill_from_batch(collector, packed, first, ruleset, start)
+    return _to_ipc(collector.drain()), problems, count, (list(collector.raw_keys),), at_start, end
 
 
 def _to_ipc(frames: dict[str, pl.DataFrame]) -> bytes:

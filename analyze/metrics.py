@@ -585,43 +585,41 @@ def _collect_in_processes(c: Collector, paths: Any, jobs: int, *, keep: HandFilt
                           progress: Callable[[int], None] | None) -> None:
     """Fill ``c`` from workers that replay batches of hands and make their rows and pages
     (labels deferred to ``c``, :meth:`Collector.absorb`); batches in input order."""
-    from analyze.export import _from_ipc, first_match_rows
-    from gamelog import files
-    from gamelog.errors import RecordError
-    from replay.parallel import checked_in_order, hand_batches, in_order, terminate_on_sigterm
+    from analyze.export import batch_results, first_match_rows
 
     settings = {"with_plays": c.with_plays, "keep_pages": c.keep_pages,
                 "focus_player": c.focus_player, "keep": keep or None}
-    seen: set[str] = set()
     listed: set[str] = set()
-    tasks = ((packed, warm, ruleset, settings) for packed, warm in
-             hand_batches(files.read_hands(paths, issues=issues)))
-    with terminate_on_sigterm():
-        for payload, pages, raw_keys, problems, hands in checked_in_order(
-                in_order(jobs, _collect_batch, tasks, keep_tasks=True), _collect_batch):
-            for problem in problems:
-                if problem not in seen and issues is not None:
-                    seen.add(problem)
-                    issues.append(RecordError(problem))
-            if progress is not None:
-                progress(hands)
-            frames = {name: pl.from_arrow(table) for name, table in _from_ipc(payload).items()}
-            c.absorb(first_match_rows(frames, listed), pages, raw_keys)
+    for frames, (pages, raw_keys) in batch_results(paths, jobs, _collect_batch,
+                                                   (ruleset, settings), issues=issues,
+                                                   progress=progress):
+        c.absorb(first_match_rows(frames, listed), pages, raw_keys)
 
 
 def _collect_batch(packed: bytes, first: int, ruleset: str | None, settings: dict[str, Any],
                    start: Any = None) -> tuple[Any, ...]:
     """A worker of :func:`_collect_in_processes`: replay a batch (the first ``first`` hands
-    as warm-up only) and return its rows as Arrow IPC, its pages, its raw player keys, the
-    ruleset problems met, the hands replayed, and the match contexts at start and end."""
-    import replay
+    as warm-up only) and return its rows as Arrow IPC, the ruleset problems met, the hands
+    replayed, its pages and raw player keys, and the match contexts at start and end."""
     from analyze.export import _to_ipc
+
+    c = Collector(defer_labels=True, with_plays=settings["with_plays"],
+                  keep_pages=settings["keep_pages"], focus_player=settings["focus_player"])
+    problems, count, at_start, end = fill_from_batch(c, packed, first, ruleset, start,
+                                                     settings["keep"])
+    return _to_ipc(c.drain()), problems, count, (c.pages, list(c.raw_keys)), at_start, end
+
+
+def fill_from_batch(c: Collector, packed: bytes, first: int, ruleset: str | None, start: Any,
+                    keep: Callable[[HandReport], bool] | None = None
+                    ) -> tuple[list[str], int, Any, Any]:
+    """Replay a packed batch of hands (the first ``first`` as warm-up only) into ``c`` (the
+    hands ``keep`` accepts); returns the ruleset problems met, the hands replayed, and the
+    match contexts at the batch's start and end (:mod:`replay.parallel`)."""
+    import replay
     from gamelog import files
     from replay.parallel import replay_after_warmup
 
-    keep = settings["keep"]
-    c = Collector(defer_labels=True, with_plays=settings["with_plays"],
-                  keep_pages=settings["keep_pages"], focus_player=settings["focus_player"])
     problems: list[str] = []
     count = [0]
 
@@ -636,8 +634,7 @@ def _collect_batch(packed: bytes, first: int, ruleset: str | None, settings: dic
     _, at_start, end = replay_after_warmup(files.unpack_hands(packed),
                                            lambda i, _h: i >= first, ruleset, {}, start,
                                            on_report=add)
-    return (_to_ipc(c.drain()), c.pages, list(c.raw_keys), problems, count[0], at_start,
-            end)
+    return problems, count[0], at_start, end
 
 
 def playable_reports(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,

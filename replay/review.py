@@ -305,34 +305,17 @@ def brute_force(state: HandReplay) -> int:
 
 # -- determinized rollouts -------------------------------------------------------------------------
 
-def unseen_by(state: HandReplay, seat: int) -> list[int]:
-    """Cards ``seat`` has not seen (count vector): not in its hand, not played, not the kitty
-    it buried."""
-    unseen = [state.rules.decks] * 54
-    for c in range(54):
-        unseen[c] -= state.held[seat][c]
-    for t in state.tricks:
-        for p in t.plays:
-            for c in p.cards:
-                unseen[c] -= 1
-    if state.trick is not None:
-        for p in state.trick.plays:
-            for c in p.cards:
-                unseen[c] -= 1
-    if seat == state.declarer and state.kitty_buried:
-        for c in state.kitty:
-            unseen[c] -= 1
-    return [max(0, n) for n in unseen]
-
-
 def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
     """A copy of ``state`` in which the cards ``seat`` could not see are dealt at random to the
     other seats (each keeping its number of cards and no card of a suit it has shown void in)
     and to the kitty when ``seat`` did not bury it."""
+    from replay.simulate import unseen_by
+
     world = clone(state)
     order = state.order
     assert order is not None
-    pool = [c for c in range(54) for _ in range(unseen_by(state, seat)[c])]
+    unseen = unseen_by(state, seat)
+    pool = [c for c in range(54) for _ in range(unseen[c])]
     others = [o for o in range(state.players) if o != seat]
     need = {o: sum(state.held[o]) + state.hidden[o] for o in others}
     kitty_unknown = not (seat == state.declarer and state.kitty_buried)
@@ -436,23 +419,32 @@ def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
     """Each alternative's expected defenders' points over ``samples`` determinized deals, the
     same deals and the same agents' draws for every alternative; with every seat holding at most
     ``exact_cards`` cards the deals are solved exactly instead of played out."""
+    per_deal = rollout_samples(state, seat, alternatives, samples, rng, agents, exact_cards)
+    return [sum(row[i] for row in per_deal) / samples for i in range(len(alternatives))]
+
+
+def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
+                    samples: int, rng: random.Random,
+                    agents: Callable[[int], list[Agent]] | None = None,
+                    exact_cards: int = 0) -> list[list[float]]:
+    """As :func:`rollout_values`, each deal's values (one row per deal)."""
     # one random stream per seat: a different play now shifts no other seat's later draws,
     # so the alternatives' playouts stay alike wherever the play made does not matter
     make = agents or (lambda d: [_Steady(d, s) for s in range(state.players)])
-    totals = [0.0] * len(alternatives)
+    rows: list[list[float]] = []
     for _ in range(samples):
         world = determinize(state, seat, rng)
         exact = max(sum(h) for h in world.held) <= exact_cards
         draw = rng.randrange(1 << 30)
         table: dict = {}
-        for i, cards in enumerate(alternatives):
+        row = []
+        for cards in alternatives:
             trial = clone(world)
             apply_play(trial, seat, cards)
-            if exact:
-                totals[i] += solve(trial, table)
-            else:
-                totals[i] += play_out(trial, make(draw))
-    return [t / samples for t in totals]
+            row.append(float(solve(trial, table)) if exact else float(play_out(trial,
+                                                                                make(draw))))
+        rows.append(row)
+    return rows
 
 
 # -- a hand ----------------------------------------------------------------------------------------
@@ -545,21 +537,31 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     sign = 1 if defender else -1
     best_i = max(range(len(values)), key=lambda i: (sign * values[i], -i))
     scale = _scale(state)
+    error = 0.0
     if not exact and best_i != 0 and budget.confirm and \
             sign * (values[best_i] - values[0]) >= MARKS[-1][1] * scale / 2:
         # The best of several noisy estimates is biased upwards: the play made and the one
         # chosen are valued again on fresh deals, and the swing is read from those.
-        again = rollout_values(state, seat, [alternatives[0], alternatives[best_i]],
+        rows = rollout_samples(state, seat, [alternatives[0], alternatives[best_i]],
                                budget.confirm, rng, exact_cards=budget.exact_cards)
-        values[0], values[best_i] = again
-        if sign * (values[best_i] - values[0]) <= 0:
+        values[0] = sum(r[0] for r in rows) / len(rows)
+        values[best_i] = sum(r[1] for r in rows) / len(rows)
+        diffs = [sign * (r[1] - r[0]) for r in rows]
+        mean = sum(diffs) / len(diffs)
+        spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)) ** 0.5
+        error = spread / len(diffs) ** 0.5
+        if mean <= 0:
             best_i = 0
     swing = max(0.0, sign * (values[best_i] - values[0]))
+    # a mark needs the swing to stand clear of the estimate's own noise: its lower bound
+    # (one standard error below) must reach the threshold
+    sure = max(0.0, swing - error) if best_i != 0 else 0.0
     tokens = [[CARD_TOKENS[c] for c in cards] for cards in alternatives]
     return Decision(trick=state.tricks_before + len(state.tricks) + 1, seat=seat, lead=lead,
                     made=tokens[0], alternatives=list(zip(tokens, values, strict=True)),
                     value_made=values[0], best=tokens[best_i], value_best=values[best_i],
-                    swing=swing, mark=mark_for(swing, scale), defender=defender, exact=exact)
+                    swing=swing, mark=mark_for(sure if not exact else swing, scale),
+                    defender=defender, exact=exact)
 
 
 def review_hands(hands: Iterable[Hand], *, budget: Budget = Budget(),

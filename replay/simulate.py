@@ -316,7 +316,9 @@ def _declaration_candidates(held: list[int], level) -> Iterator[list[int]]:  # t
             yield [joker] * n
 
 
-def _view(st: HandReplay, seat: int, order) -> SeatView:  # type: ignore[no-untyped-def]
+def unseen_by(st: HandReplay, seat: int) -> list[int]:
+    """Cards ``seat`` has not seen (a count vector): not in its hand, not played, and not the
+    kitty when it is the declarer (who took it)."""
     unseen = [st.rules.decks] * 54
     for c in range(54):
         unseen[c] -= st.held[seat][c]
@@ -331,7 +333,11 @@ def _view(st: HandReplay, seat: int, order) -> SeatView:  # type: ignore[no-unty
     if seat == st.declarer:
         for c in st.kitty:
             unseen[c] -= 1
-    unseen = [max(0, n) for n in unseen]
+    return [max(0, n) for n in unseen]
+
+
+def _view(st: HandReplay, seat: int, order) -> SeatView:  # type: ignore[no-untyped-def]
+    unseen = unseen_by(st, seat)
     return SeatView(seat, st.players, st.rules, list(st.held[seat]), order, st.declarer,
                     st.trick, st.tricks, unseen, st.defender_points)
 

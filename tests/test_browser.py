@@ -242,6 +242,11 @@ def test_dashboard_hand_table_sorts_and_filters_in_the_page(browser, single_repo
 
 
 def test_viewer_in_chinese_on_a_phone_with_a_player_at_the_bottom(browser, tmp_path):
+    import subprocess
+
+    if os.environ.get("CI"):  # .ci/run installs fonts-noto-cjk: zh screenshots show the text
+        fonts = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout
+        assert fonts.strip(), "CI must install a CJK font (fonts-noto-cjk, see .ci/run)"
     out = tmp_path / "zh.html"
     result = CliRunner().invoke(cli, ["report", str(INJECTED), "-o", str(out), "--lang", "zh",
                                       "--player", "Bo", "--hand", "2-3"])

@@ -15,7 +15,7 @@ from replay.review import HandReview, accuracy
 
 DECISION_SCHEMA = {
     "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "seat": pl.Int32,
-    "lead": pl.Boolean, "side": pl.String, "cards": pl.List(pl.String),
+    "kind": pl.String, "lead": pl.Boolean, "side": pl.String, "cards": pl.List(pl.String),
     "best": pl.List(pl.String), "value_made": pl.Float64, "value_best": pl.Float64,
     "swing": pl.Float64, "mark": pl.String, "alternatives": pl.Int32, "exact": pl.Boolean,
 }
@@ -25,7 +25,7 @@ the deciding seat's side (docs/review.md)."""
 
 def decision_rows(review: HandReview) -> list[dict[str, Any]]:
     return [{"match": review.match, "hand": review.hand, "trick": d.trick, "seat": d.seat,
-             "lead": d.lead, "side": "defenders" if d.defender else "declarer",
+             "kind": d.kind, "lead": d.lead, "side": "defenders" if d.defender else "declarer",
              "cards": d.made, "best": d.best, "value_made": round(d.value_made, 2),
              "value_best": round(d.value_best, 2), "swing": round(d.swing, 2), "mark": d.mark,
              "alternatives": len(d.alternatives), "exact": d.exact}
@@ -53,7 +53,8 @@ def decision_slices(reviews: Iterable[HandReview], every: int = 200
 
 def viewer_marks(review: HandReview) -> dict[str, Any]:
     """What a hand's viewer shows: each decision's place, swing and mark (``d``: ``[trick,
-    seat, mark or null, swing, best cards]``) and each seat's accuracy (``acc``)."""
+    seat, mark or null, swing, best cards]``, trick 0 for the kitty burial) and each seat's
+    accuracy (``acc``)."""
     seats = sorted({d.seat for d in review.decisions})
     return {"d": [[d.trick, d.seat, d.mark, round(d.swing, 1), d.best]
                   for d in review.decisions],

@@ -83,6 +83,7 @@ LABELS = {
         "decisions": "decisions", "inaccuracies": "inaccuracies", "mistakes": "mistakes",
         "blunders": "blunders", "inaccuracy": "inaccuracy", "mistake": "mistake",
         "blunder": "blunder", "better": "better", "points_lost": "points",
+        "burial": "Kitty burial",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -118,7 +119,7 @@ LABELS = {
         "review": "复盘评估", "review_note": "估计，不是裁决 (docs/review.md)", "accuracy": "准确度",
         "decisions": "决策", "inaccuracies": "欠佳", "mistakes": "失误", "blunders": "大错",
         "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错", "better": "更好",
-        "points_lost": "分",
+        "points_lost": "分", "burial": "扣底",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}

@@ -29,12 +29,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamelog.cards import CARD_TOKENS, Card
-from gamelog.model import Event, Hand, Play, ThrowFail, TrickEnd
+from gamelog.cards import CARD_BY_TOKEN as CARD_INDEX
+from gamelog.cards import CARD_TOKENS, UNKNOWN, Card
+from gamelog.model import Event, Hand, KittyBury, Play, ThrowFail, TrickEnd
 from replay.agents import Agent, HeuristicAgent
 from replay.engine import HandReplay, TrickPlay, _state_of
 from replay.legal import follow_spec, legal_leads
 from replay.order import CLASS_NAMES
+from replay.order import TRUMP as TRUMP_CLASS
 from replay.units import beats_unit, decompose
 
 MARKS = (("blunder", 40), ("mistake", 20), ("inaccuracy", 10))
@@ -55,6 +57,8 @@ class Budget:
     exact_cards: int = 2
     max_alternatives: int = 8
     seed: int = 0
+    bury: bool = True
+    """Review the kitty burial too (a whole hand played out per deal and alternative)."""
 
 
 @dataclass
@@ -67,6 +71,8 @@ class Decision:
     trick: int
     seat: int
     lead: bool
+    kind: str
+    """``lead``, ``follow`` or ``bury`` (the kitty burial, trick 0)."""
     made: list[str]
     alternatives: list[tuple[list[str], float]]
     value_made: float
@@ -78,7 +84,8 @@ class Decision:
     exact: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"trick": self.trick, "seat": self.seat, "lead": self.lead, "made": self.made,
+        return {"trick": self.trick, "seat": self.seat, "lead": self.lead, "kind": self.kind,
+                "made": self.made,
                 "value_made": round(self.value_made, 2), "best": self.best,
                 "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
                 "mark": self.mark, "side": "defenders" if self.defender else "declarer",
@@ -478,6 +485,10 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = Budget(),
             decision = _decide(state, ev, budget, rng)
             if decision is not None:
                 out.decisions.append(decision)
+        if isinstance(ev, KittyBury) and budget.bury:
+            decision = _decide_bury(state, ev, budget, rng)
+            if decision is not None:
+                out.decisions.append(decision)
         state.apply(ev)
     out.scale = _scale(state)
     return out
@@ -521,47 +532,120 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
             others.insert(0, key)
     alternatives = [made_ints, *others[:budget.max_alternatives - 1]]
     left = max(sum(h) for h in state.held)
-    exact = left <= budget.exact_cards
-    if exact and all(h == 0 for h in state.hidden):
-        table: dict = {}
-        values = []
-        for cards in alternatives:
-            trial = clone(state)
-            apply_play(trial, seat, cards)
-            values.append(float(solve(trial, table)))
-    else:
-        exact = False
-        values = rollout_values(state, seat, alternatives, budget.samples, rng,
-                                exact_cards=budget.exact_cards)
+    exact = left <= budget.exact_cards and all(h == 0 for h in state.hidden)
     defender = defends(state, seat)
+
+    def evaluate(alts: list[list[int]], samples: int) -> list[list[float]]:
+        if exact:  # every card known and few left: one exact "deal"
+            table: dict = {}
+            row = []
+            for cards in alts:
+                trial = clone(state)
+                apply_play(trial, seat, cards)
+                row.append(float(solve(trial, table)))
+            return [row]
+        return rollout_samples(state, seat, alts, samples, rng,
+                               exact_cards=budget.exact_cards)
+
+    return _judge(evaluate, alternatives, defender, budget, _scale(state), exact,
+                  trick=state.tricks_before + len(state.tricks) + 1, seat=seat,
+                  kind="lead" if lead else "follow")
+
+
+def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
+           alternatives: list[list[int]], defender: bool, budget: Budget, scale: float,
+           exact: bool, *, trick: int, seat: int, kind: str) -> Decision:
+    """Value the alternatives (the play made first) with ``evaluate(alternatives, deals)``
+    (one row of values per deal), confirm a suspected mistake on fresh deals, and make the
+    decision: swing from the seat's side, and a mark when the swing stands one standard error
+    clear of the estimate's noise."""
+    rows = evaluate(alternatives, budget.samples)
+    values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
     sign = 1 if defender else -1
     best_i = max(range(len(values)), key=lambda i: (sign * values[i], -i))
-    scale = _scale(state)
     error = 0.0
     if not exact and best_i != 0 and budget.confirm and \
             sign * (values[best_i] - values[0]) >= MARKS[-1][1] * scale / 2:
         # The best of several noisy estimates is biased upwards: the play made and the one
         # chosen are valued again on fresh deals, and the swing is read from those.
-        rows = rollout_samples(state, seat, [alternatives[0], alternatives[best_i]],
-                               budget.confirm, rng, exact_cards=budget.exact_cards)
-        values[0] = sum(r[0] for r in rows) / len(rows)
-        values[best_i] = sum(r[1] for r in rows) / len(rows)
-        diffs = [sign * (r[1] - r[0]) for r in rows]
+        again = evaluate([alternatives[0], alternatives[best_i]], budget.confirm)
+        values[0] = sum(r[0] for r in again) / len(again)
+        values[best_i] = sum(r[1] for r in again) / len(again)
+        diffs = [sign * (r[1] - r[0]) for r in again]
         mean = sum(diffs) / len(diffs)
         spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)) ** 0.5
         error = spread / len(diffs) ** 0.5
         if mean <= 0:
             best_i = 0
     swing = max(0.0, sign * (values[best_i] - values[0]))
-    # a mark needs the swing to stand clear of the estimate's own noise: its lower bound
-    # (one standard error below) must reach the threshold
-    sure = max(0.0, swing - error) if best_i != 0 else 0.0
+    sure = swing if exact else (max(0.0, swing - error) if best_i != 0 else 0.0)
     tokens = [[CARD_TOKENS[c] for c in cards] for cards in alternatives]
-    return Decision(trick=state.tricks_before + len(state.tricks) + 1, seat=seat, lead=lead,
-                    made=tokens[0], alternatives=list(zip(tokens, values, strict=True)),
-                    value_made=values[0], best=tokens[best_i], value_best=values[best_i],
-                    swing=swing, mark=mark_for(sure if not exact else swing, scale),
-                    defender=defender, exact=exact)
+    return Decision(trick=trick, seat=seat, lead=kind == "lead", kind=kind, made=tokens[0],
+                    alternatives=list(zip(tokens, values, strict=True)), value_made=values[0],
+                    best=tokens[best_i], value_best=values[best_i], swing=swing,
+                    mark=mark_for(sure, scale), defender=defender, exact=exact)
+
+
+def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.Random
+                 ) -> Decision | None:
+    """The kitty burial (扣底) as a decision: the cards buried against the heuristic agent's
+    burial, the cheapest one (lowest non-trump, non-point cards) and the burial made with one
+    card swapped, each valued by playing the whole hand out from it."""
+    from replay.simulate import _view
+
+    seat = ev.seat
+    if state.declarer != seat or not state.trump_known or state.log.items \
+            or UNKNOWN in ev.cards or state.hidden[seat]:
+        return None
+    base = clone(state)
+    if not base.start_play() or base.order is None:
+        return None
+    order = base.order
+    size = state.rules.kitty_size()
+    made = sorted((CARD_INDEX[t] for t in ev.cards), key=order.sort_key)
+    held = base.held[seat]
+    if len(made) != size or any(made.count(c) > held[c] for c in set(made)):
+        return None
+    cards = sorted((c for c in range(54) for _ in range(held[c])), key=order.sort_key)
+    agent = HeuristicAgent(random.Random(rng.randrange(1 << 30)))
+    cheapest = sorted(cards, key=lambda c: (order.klass[c] == TRUMP_CLASS, Card(c).points,
+                                            order.power[c]))[:size]
+    options = [made, agent.bury(_view(base, seat, order), size), cheapest]
+    for _ in range(12):
+        swapped = list(made)
+        out = rng.randrange(size)
+        rest = list(cards)
+        for c in made:
+            rest.remove(c)
+        swapped[out] = rng.choice(rest)
+        options.append(swapped)
+    alternatives: list[list[int]] = []
+    for option in options:
+        key = sorted(option, key=order.sort_key)
+        if key not in alternatives:
+            alternatives.append(key)
+    alternatives = alternatives[:budget.max_alternatives]
+    if len(alternatives) <= 1:
+        return None
+
+    def evaluate(alts: list[list[int]], samples: int) -> list[list[float]]:
+        rows = []
+        for _ in range(samples):
+            world = determinize(base, seat, rng)
+            draw = rng.randrange(1 << 30)
+            row = []
+            for buried in alts:
+                trial = clone(world)
+                trial.apply(KittyBury(match=state.hand.match, hand=state.hand.number,
+                                      seq=ev.seq, seat=seat,
+                                      cards=[CARD_TOKENS[c] for c in buried]))
+                row.append(float(play_out(trial, [_Steady(draw, s)
+                                                  for s in range(state.players)])))
+            rows.append(row)
+        return rows
+
+    return _judge(evaluate, alternatives, False, budget, _scale(base), False, trick=0,
+                  seat=seat, kind="bury")
 
 
 def review_hands(hands: Iterable[Hand], *, budget: Budget = Budget(),

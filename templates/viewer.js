@@ -124,6 +124,9 @@
       h.notes.forEach(function (n) { add(body, el("p", null, n)); });
     }
     if (h.incomplete) add(body, el("p", "incomplete", L.incomplete + " " + h.tricks.length));
+    if (h.rv) h.rv.d.forEach(function (d) {  // the kitty burial's review (trick 0)
+      if (d[0] === 0 && d[2]) add(body, reviewEl(h, d, L.burial + " \u00B7 " + seatName(h, d[1])));
+    });
     this.root = put(body, el("div", "viewer"));
     this.root.setAttribute("tabindex", "0");
     this.root.setAttribute("role", "group");

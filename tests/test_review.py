@@ -211,3 +211,20 @@ def test_report_and_export_carry_the_review(tmp_path):
     assert decisions.height > 10 * hands_table.height
     assert set(decisions["mark"].drop_nulls().unique()) <= {"inaccuracy", "mistake", "blunder"}
     assert (decisions["swing"] >= 0).all()
+
+
+def test_the_kitty_burial_is_reviewed():
+    import gamelog
+    from replay.review import Budget, review_hands
+
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
+    reviews = list(review_hands(gamelog.read_hands(path), budget=Budget(samples=2, confirm=2),
+                                keep=lambda h: h.number == 2))
+    burials = [d for r in reviews for d in r.decisions if d.kind == "bury"]
+    assert len(burials) == 1
+    d = burials[0]
+    hand = next(h for h in gamelog.read_hands(path) if h.number == 2)
+    buried = next(e for e in hand.events if type(e).__name__ == "KittyBury")
+    assert sorted(d.made) == sorted(buried.cards) and d.trick == 0 and not d.defender
+    assert len(d.alternatives) >= 3 and all(len(a) == 8 for a, _ in d.alternatives)
+    assert d.swing == pytest.approx(max(0.0, d.value_made - d.value_best))

@@ -285,14 +285,29 @@ def test_viewer_screenshot(browser, single_report, tmp_path):
 
 
 def test_review_marks_show_at_their_plays(browser, tmp_path):
+    """The viewer's side of the review: a marked decision shows at its play (the reviewer's own
+    verdicts are tested in tests/test_review.py; here one decision is marked by hand so that the
+    page has a mark whatever the sampling gives)."""
     import json
     import re
 
-    out = tmp_path / "review.html"
+    import gamelog
+    from analyze.handview import page_slug
+    from analyze.metrics import collect
+    from analyze.report import render
+    from replay.review import Budget, review_hands
+
     sample = ROOT / "samples" / "matches" / "tractor-1deck.jsonl"
-    result = CliRunner().invoke(cli, ["report", str(sample), "-o", str(out), "--hand", "2-4",
-                                      "--review", "--review-samples", "2"])
-    assert result.exit_code == 0, result.output
+    chosen = {2, 3}
+    collector = collect(sample, keep_pages=True, with_plays=False, players_by_id=True,
+                        keep=lambda r: r.hand in chosen)
+    reviews = {page_slug(r.match, r.hand): r for r in review_hands(
+        gamelog.read_hands(sample), budget=Budget(samples=2, confirm=2),
+        keep=lambda h: h.number in chosen)}
+    marked = next(d for r in reviews.values() for d in r.decisions if d.kind != "bury")
+    marked.mark, marked.swing = "mistake", 12.0
+    out = tmp_path / "review.html"
+    render(collector, out, reviews=reviews)
     hands = json.loads(re.search(r'id="sj-hands">(.*?)</script>', out.read_text(),
                                  re.S).group(1))
     hand, (trick, seat, mark, _, _) = next(
@@ -304,6 +319,7 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     note = page.locator(f"#{hand['id']} .play-notes .review-note").first
     assert note.is_visible() and mark in note.inner_text()
     assert page.locator(f"#{hand['id']} .spot .mark.{mark}").count() == 1
+    assert page.locator(f"#{hand['id']} table.tricks .mark.{mark}").count() == 1
     assert page.locator("#review-accuracy tbody tr").count() == 4
     assert errors == []
     page.close()

@@ -88,6 +88,8 @@ class Collector:
     _absorbed_hands: int = 0
     focus_player: str | None = None
     """A player (id or name) put at the bottom of each hand's viewer where they sat."""
+    max_pages: int | None = None
+    """Keep the viewer data of at most this many hands (the report's ``--max-hands``)."""
 
     def player(self, header: MatchStart | None, seat: int | None) -> str | None:
         """The seat's player label (see :meth:`label`); cached per match and seat. With
@@ -143,8 +145,9 @@ class Collector:
         frames, mapping = self.relabel(frames, raw_keys)
         self._absorbed.append(frames)
         self._absorbed_hands += frames["hands"].height
+        room = None if self.max_pages is None else max(0, self.max_pages - len(self.pages))
         self.pages.extend((slug, body, [mapping.get(n, n) for n in names])
-                          for slug, body, names in pages)
+                          for slug, body, names in pages[:room])
 
     def relabel(self, frames: dict[str, pl.DataFrame], raw_keys: Iterable[str]
                 ) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
@@ -156,6 +159,14 @@ class Collector:
                 pl.col(c).replace(mapping) for c in PLAYER_COLUMNS.get(name, ())
                 if c in frame.columns) for name, frame in frames.items()}
         return frames, mapping
+
+    def compact(self) -> None:
+        """Turn the rows gathered so far into frames kept in order (far smaller than rows of
+        Python dicts): a collector that keeps every hand (the report's) calls it every few
+        hundred hands, so its memory grows by the frames' bytes, not the dicts'."""
+        if self.hands:
+            self._absorbed_hands += len(self.hands)
+            self._absorbed.append(self.drain())
 
     @property
     def hand_count(self) -> int:
@@ -176,7 +187,7 @@ class Collector:
         header = hand.header if hand is not None else None
         if self.keep_reports:
             self.reports.append(report)
-        if self.keep_pages:
+        if self.keep_pages and (self.max_pages is None or len(self.pages) < self.max_pages):
             self.pages.append(self.page_of(report))
         if header is not None and header.match not in self._seen_matches:
             self._seen_matches.add(header.match)
@@ -560,7 +571,8 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             ruleset: str | None = None, with_plays: bool = True, jobs: int = 1,
             progress: Callable[[int], None] | None = None, keep_pages: bool = False,
             keep: Callable[[HandReport], bool] | None = None,
-            focus_player: str | None = None, players_by_id: bool = False) -> Collector:
+            focus_player: str | None = None, players_by_id: bool = False,
+            max_pages: int | None = None) -> Collector:
     """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay and the
     rows (and pages) are made in that many processes, the same rows in the same order;
     ``progress(n)`` after each n hands. ``keep`` chooses the hands gathered (every hand is
@@ -568,7 +580,7 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
     with ``jobs`` > 1); ``keep_pages`` keeps each hand's viewer data."""
     c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays,
                   keep_pages=keep_pages, focus_player=focus_player,
-                  players_by_id=players_by_id)
+                  players_by_id=players_by_id, max_pages=max_pages)
     if jobs > 1 and not keep_reports and (keep is None or isinstance(keep, HandFilter)):
         _collect_in_processes(c, paths, jobs, keep=keep, ruleset=ruleset, issues=issues,
                               progress=progress)
@@ -577,7 +589,13 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
                                    progress=progress):
         if keep is None or keep(report):
             c.add(report)
+            if keep_pages and len(c.hands) >= COMPACT_EVERY:
+                c.compact()  # the report keeps every hand: as frames, not dicts
     return c
+
+
+COMPACT_EVERY = 500
+"""Hands between two :meth:`Collector.compact` of the report's collector."""
 
 
 def _collect_in_processes(c: Collector, paths: Any, jobs: int, *, keep: HandFilter | None,

@@ -68,7 +68,8 @@ def test_anonymized_export_in_workers_is_that_of_one_process(tmp_path):
 
 
 @pytest.mark.parametrize("options", [["--anonymize"], ["--player", "Bo", "--hand", "2-40"],
-                                     ["--violations-only", "--lang", "zh"], ["--dir"]])
+                                     ["--violations-only", "--lang", "zh"], ["--dir"],
+                                     ["--max-hands", "3", "--anonymize"]])
 def test_report_rows_and_pages_made_in_workers_are_those_of_one_process(tmp_path, options):
     """With -j the workers make the report's rows and pages and the parent gives the players
     their labels, in input order: a name two ids share, anonymized aliases and the focus

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -113,12 +113,14 @@ def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = No
         yield first_match_rows(frames, listed)
 
 
-def batch_results(paths: Any, jobs: int, work: Any, args: tuple[Any, ...], *,
+def batch_results(paths: Any, jobs: int, work: Any,
+                  args: tuple[Any, ...] | Callable[[], tuple[Any, ...]], *,
                   issues: list | None = None, progress: Any = None
                   ) -> Iterator[tuple[dict[str, pl.DataFrame], tuple[Any, ...]]]:
     """Hand batches of ``paths`` run through ``work(packed, warm, *args)`` in ``jobs``
     processes, in input order (:mod:`replay.parallel`): each batch's frames (from the Arrow IPC
-    its worker returned) and the rest of its result. A worker returns ``(payload, problems,
+    its worker returned) and the rest of its result. ``args`` may be a function, called as
+    each batch is sent (so that later batches can be asked for less). A worker returns ``(payload, problems,
     hands, rest, at_start, end)``; each problem (a ruleset that cannot be built) is reported
     once in ``issues``, and ``progress(hands)`` after each batch."""
     from gamelog import files
@@ -126,7 +128,7 @@ def batch_results(paths: Any, jobs: int, work: Any, args: tuple[Any, ...], *,
     from replay.parallel import checked_in_order, hand_batches, in_order, terminate_on_sigterm
 
     seen: set[str] = set()
-    tasks = ((packed, warm, *args) for packed, warm in
+    tasks = ((packed, warm, *(args() if callable(args) else args)) for packed, warm in
              hand_batches(files.read_hands(paths, issues=issues)))
     with terminate_on_sigterm():
         for payload, problems, hands, rest in checked_in_order(

@@ -605,12 +605,14 @@ def _collect_in_processes(c: Collector, paths: Any, jobs: int, *, keep: HandFilt
     (labels deferred to ``c``, :meth:`Collector.absorb`); batches in input order."""
     from analyze.export import batch_results, first_match_rows
 
-    settings = {"with_plays": c.with_plays, "keep_pages": c.keep_pages,
-                "focus_player": c.focus_player, "keep": keep or None}
+    def args() -> tuple[Any, ...]:  # no more pages asked for once the report has enough
+        room = c.max_pages is None or len(c.pages) < c.max_pages
+        return ruleset, {"with_plays": c.with_plays, "keep_pages": c.keep_pages and room,
+                         "focus_player": c.focus_player, "keep": keep or None}
+
     listed: set[str] = set()
-    for frames, (pages, raw_keys) in batch_results(paths, jobs, _collect_batch,
-                                                   (ruleset, settings), issues=issues,
-                                                   progress=progress):
+    for frames, (pages, raw_keys) in batch_results(paths, jobs, _collect_batch, args,
+                                                   issues=issues, progress=progress):
         c.absorb(first_match_rows(frames, listed), pages, raw_keys)
 
 

@@ -48,7 +48,7 @@ def in_order(jobs: int, work: Callable[..., Any], tasks: Iterable[tuple[Any, ...
             yield done(pending.popleft())
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in list(getattr(pool, "_processes", {}).values()):
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
             process.terminate()
         raise
     else:

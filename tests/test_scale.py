@@ -164,3 +164,18 @@ def test_a_partitioned_export_reads_as_one_data_set_with_the_same_rows(tmp_path)
         count = duckdb.sql(f"select count(*) from read_parquet('{pattern}', "
                            "hive_partitioning=true)").fetchall()[0][0]
         assert count == expected.height
+
+
+def _worker_that_dies(_: int) -> None:
+    os._exit(3)
+
+
+def test_a_worker_that_dies_is_reported_not_masked():
+    """A worker process killed mid-task ends the pool with BrokenProcessPool (which the CLI
+    reports), not an AttributeError from cleaning up a pool that is already gone."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from replay.parallel import in_order
+
+    with pytest.raises(BrokenProcessPool):
+        list(in_order(2, _worker_that_dies, [(1,), (2,), (3,)]))

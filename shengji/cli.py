@@ -749,12 +749,13 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
            ruleset: str | None, jobs: int, progress: bool | None) -> None:
     """Review every decision: the point swing of each play against the legal alternatives.
 
-    Each lead or follow with a choice is valued, with every alternative, as the defenders'
-    expected final points (kitty award included) under good play from there: random deals of
-    the cards the player could not see, played out by the simulator's agents, or an exact
-    search once two cards a seat remain. The swing is what the play gave away against the
-    best alternative, from the player's side; 10, 20 and 40 points (in a two-deck game,
-    scaled by the deck's points) mark an inaccuracy, a mistake and a blunder. Accuracy per
+    Each lead or follow with a choice, and the kitty burial, is valued with its alternatives
+    as the defenders' expected final points (kitty award included) under good play from
+    there: random deals of the cards the player could not see, played out by the simulator's
+    agents, or an exact search once two cards a seat remain. The swing is what the play gave
+    away against the best alternative, from the player's side; 10, 20 and 40 points (in a
+    two-deck game, scaled by the deck's points), one standard error clear of the estimate's
+    noise, mark an inaccuracy, a mistake and a blunder. Accuracy per
     player is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see
     docs/review.md. Reviewing stops at a hand's first violation.
     """

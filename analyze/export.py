@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyze.metrics import Collector
@@ -44,13 +45,17 @@ def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
                 frames = piece.drain() if isinstance(piece, Collector) else piece
                 for name, frame in frames.items():
                     path = build / f"{name}.{suffix}"
+                    is_arrow = isinstance(frame, pa.Table)
+                    if csv and is_arrow:
+                        frame = pl.from_arrow(frame)
+                        is_arrow = False
                     if csv:
                         first = name not in handles
                         if first:
                             handles[name] = open(path, "wb")  # noqa: SIM115 - closed below
                         _csv_safe(frame).write_csv(handles[name], include_header=first)
                     else:
-                        table = frame.to_arrow()
+                        table = frame if is_arrow else frame.to_arrow()
                         writer = writers.get(name)
                         if writer is None:
                             writer = writers[name] = pq.ParquetWriter(path, table.schema,
@@ -59,7 +64,12 @@ def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
                         held.append(table.cast(writer.schema))
                         if sum(t.num_rows for t in held) >= GROUP_ROWS:
                             pending[name] = _write_groups(writer, held, final=False)
-                    counts[name] = counts.get(name, 0) + frame.height
+                        elif len(held) >= COMPACT_SLICES:
+                            # a slice read from a worker's IPC shares that whole message's
+                            # memory: copied together into compact buffers, the rows waiting
+                            # for a full row group keep only their own bytes
+                            pending[name] = [pa.concat_tables(held).combine_chunks()]
+                    counts[name] = counts.get(name, 0) + len(frame)
             for name, held in pending.items():
                 _write_groups(writers[name], held, final=True)
         finally:
@@ -69,6 +79,9 @@ def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
                 handle.close()
     return [(out / f"{name}.{suffix}", rows) for name, rows in counts.items()]
 
+
+COMPACT_SLICES = 16
+"""Slices of one table waiting for a full row group before they are copied into one."""
 
 GROUP_ROWS = 100_000
 """Rows per Parquet row group of an export: fixed, so that the files are the same bytes however
@@ -107,20 +120,44 @@ def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = No
     ruleset cannot be built is reported in ``issues``."""
     labels = Collector(anonymize=anonymize)
     listed: set[str] = set()
-    for frames, (raw_keys,) in batch_results(paths, jobs, _table_batch, (ruleset, anonymize),
-                                             issues=issues, progress=progress):
-        frames, _ = labels.relabel(frames, raw_keys)
-        yield first_match_rows(frames, listed)
+    for tables, (raw_keys,) in batch_results(paths, jobs, _table_batch, (ruleset, anonymize),
+                                             issues=issues, progress=progress, arrow=True):
+        # kept in Arrow from the worker's IPC to the Parquet file: no polars frame per slice
+        _, mapping = labels.relabel({}, raw_keys)
+        yield first_match_rows(relabel_tables(tables, mapping), listed)
+
+
+def relabel_tables(tables: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
+    """Arrow tables with the raw player keys of their player columns replaced by labels."""
+    import pyarrow as pa
+
+    from analyze.metrics import PLAYER_COLUMNS
+
+    if not mapping:
+        return tables
+    out = {}
+    for name, table in tables.items():
+        for column in PLAYER_COLUMNS.get(name, ()):
+            i = table.schema.get_field_index(column)
+            if i < 0:
+                continue
+            values = table.column(i)
+            labelled = pa.array([mapping.get(v, v) if v is not None else None
+                                 for v in values.to_pylist()], type=values.type)
+            table = table.set_column(i, table.schema.field(i), labelled)
+        out[name] = table
+    return out
 
 
 def batch_results(paths: Any, jobs: int, work: Any,
                   args: tuple[Any, ...] | Callable[[], tuple[Any, ...]], *,
-                  issues: list | None = None, progress: Any = None
-                  ) -> Iterator[tuple[dict[str, pl.DataFrame], tuple[Any, ...]]]:
+                  issues: list | None = None, progress: Any = None, arrow: bool = False
+                  ) -> Iterator[tuple[dict[str, Any], tuple[Any, ...]]]:
     """Hand batches of ``paths`` run through ``work(packed, warm, *args)`` in ``jobs``
     processes, in input order (:mod:`replay.parallel`): each batch's frames (from the Arrow IPC
     its worker returned) and the rest of its result. ``args`` may be a function, called as
-    each batch is sent (so that later batches can be asked for less). A worker returns ``(payload, problems,
+    each batch is sent (so that later batches can be asked for less). With ``arrow`` the
+    tables are Arrow tables, else polars frames. A worker returns ``(payload, problems,
     hands, rest, at_start, end)``; each problem (a ruleset that cannot be built) is reported
     once in ``issues``, and ``progress(hands)`` after each batch."""
     from gamelog import files
@@ -139,22 +176,26 @@ def batch_results(paths: Any, jobs: int, work: Any,
                     issues.append(RecordError(problem))
             if progress is not None:
                 progress(hands)
-            yield ({name: pl.from_arrow(table) for name, table in _from_ipc(payload).items()},
-                   rest)
+            tables = _from_ipc(payload)
+            yield (tables if arrow else
+                   {name: pl.from_arrow(table) for name, table in tables.items()}, rest)
 
 
 def first_match_rows(frames: dict[str, Any], listed: set[str]) -> dict[str, Any]:
     """``frames`` with the ``matches`` rows of matches already listed by an earlier slice left
     out (a match split across two workers' batches is one row, as in one process)."""
+    import pyarrow as pa
+
     matches = frames.get("matches")
-    if matches is None or matches.is_empty():
+    if matches is None or len(matches) == 0:
         return frames
-    ids = matches["match"].to_list()
+    arrow = isinstance(matches, pa.Table)
+    ids = matches.column("match").to_pylist() if arrow else matches["match"].to_list()
     keep = [m not in listed for m in ids]
     listed.update(ids)
     if all(keep):
         return frames
-    return {**frames, "matches": matches.filter(pl.Series(keep))}
+    return {**frames, "matches": matches.filter(pa.array(keep) if arrow else pl.Series(keep))}
 
 
 def _table_batch(packed: bytes, first: int, ruleset: str | None, anonymize: bool = False,

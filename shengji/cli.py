@@ -682,10 +682,13 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
                                    jobs=_cores(jobs))
             pieces = itertools.chain(pieces, decision_slices(reviews))
         if partitioned:
+            import pyarrow as pa
+
             from analyze.distributed import write_partitioned
 
             written = write_partitioned(
-                ({name: frame.to_arrow() for name, frame in piece.items()} for piece in pieces),
+                ({name: frame if isinstance(frame, pa.Table) else frame.to_arrow()
+                  for name, frame in piece.items()} for piece in pieces),
                 Path(os.path.abspath(output)))
         else:
             written = write_tables(pieces, output, csv=as_csv)

@@ -762,7 +762,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     player is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see
     docs/review.md. Reviewing stops at a hand's first violation.
     """
-    from replay.review import Budget, accuracy, review_hands
+    from replay.review import Budget, review_hands
 
     issues: list[RecordError] = []
     wanted = set(matches)
@@ -772,8 +772,9 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
             hand_range is None or hand_range[0] <= hand.number <= hand_range[1])
 
     budget = Budget(samples=samples, confirm=confirm, seed=seed)
-    per_player: dict[str, list[Any]] = {}
-    scale = 1.0
+    overall: dict[str, list[float]] = {}  # player -> decisions, score, marks (see _tally_review)
+    in_match: dict[str, list[float]] = {}
+    current: str | None = None
     with _progress(_show_progress(progress), "reviewing", list(paths)) as tick:
         hands = files.read_hands(list(paths), issues=issues)
         names: dict[tuple[str, int], list[str]] = {}
@@ -791,23 +792,42 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
         for r in review_hands(hands, budget=budget, ruleset=ruleset, jobs=_cores(jobs),
                               keep=remember):
             tick(1)
+            if r.match != current:
+                if fmt == "text" and current is not None and in_match:
+                    _print_accuracy(f"match {visible(current)}: accuracy per player", in_match)
+                current, in_match = r.match, {}
             seat_names = names.pop((r.match, r.hand), [])
-            scale = r.scale
             for d in r.decisions:
                 who = seat_names[d.seat] if d.seat < len(seat_names) else f"seat {d.seat}"
-                per_player.setdefault(who, []).append(d)
+                for table in (overall, in_match):
+                    _tally_review(table.setdefault(who, [0, 0.0, 0, 0, 0]), d, r.scale)
             _print_review(r, seat_names, fmt)
-    if fmt == "text" and per_player:
-        click.echo("accuracy per player (an estimate; docs/review.md):")
-        for who in sorted(per_player):
-            ds = per_player[who]
-            marks = {m: sum(d.mark == m for d in ds) for m in ("inaccuracy", "mistake",
-                                                                 "blunder")}
-            click.echo(f"  {visible(who)}: {accuracy(ds, scale):.1f}% over {len(ds)} "
-                       f"decisions; {marks['inaccuracy']} inaccuracies, {marks['mistake']} "
-                       f"mistakes, {marks['blunder']} blunders")
+    if fmt == "text" and in_match:
+        _print_accuracy(f"match {visible(current or '')}: accuracy per player", in_match)
+    if fmt == "text" and overall:
+        _print_accuracy("accuracy per player over every hand (an estimate; docs/review.md)",
+                        overall)
     if report_issues(issues):
         sys.exit(EXIT_INPUT)
+
+
+def _tally_review(row: list[Any], decision: Any, scale: float) -> None:
+    """Add a decision to a player's [decisions, accuracy sum, inaccuracies, mistakes,
+    blunders]; each decision's accuracy on its own game's scale."""
+    from replay.review import accuracy
+
+    row[0] += 1
+    row[1] += accuracy([decision], scale) or 0.0
+    for i, mark in enumerate(("inaccuracy", "mistake", "blunder"), start=2):
+        row[i] += decision.mark == mark
+
+
+def _print_accuracy(title: str, table: dict[str, list[Any]]) -> None:
+    click.echo(title + ":")
+    for who in sorted(table):
+        n, score, inaccuracies, mistakes, blunders = table[who]
+        click.echo(f"  {visible(who)}: {score / n:.1f}% over {n} decisions; {inaccuracies} "
+                   f"inaccuracies, {mistakes} mistakes, {blunders} blunders")
 
 
 def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:

@@ -169,7 +169,8 @@ def test_the_review_command(tmp_path):
     two = CliRunner().invoke(cli, [*args, "--format", "json", "-j", "2"])
     assert two.exit_code == 0 and two.output == one.output
     text = CliRunner().invoke(cli, args)
-    assert text.exit_code == 0 and "accuracy per player" in text.output
+    assert text.exit_code == 0 and "accuracy per player over every hand" in text.output
+    assert f"match {hands[0]['match']}: accuracy per player" in text.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text(sample.read_text().replace('"ruleset":"tractor"', '"ruleset":"nonesuch"'))
     result = CliRunner().invoke(cli, ["review", str(bad), "--samples", "1"])

@@ -18,7 +18,7 @@ from typing import Any
 
 from gamelog.cards import CARD_BY_TOKEN, UNKNOWN, Card, Rank, Suit
 from gamelog.model import Deal, KittyBury, KittyTake, Setup
-from replay import get_ruleset
+from replay import ruleset_for
 from replay.engine import HandReport
 
 HIDDEN = -1
@@ -26,16 +26,18 @@ HIDDEN = -1
 _RULES: dict[tuple, Any] = {}
 
 
-def rules_for(header: Any) -> Any:
-    """The header's ruleset, built once per distinct header settings (``None`` if unknown)."""
+def rules_for(header: Any, name: str | None = None) -> Any:
+    """The ruleset the hand was replayed with (``name``: the one a ``--ruleset`` chose, else the
+    header's), built once per distinct settings (``None`` if unknown)."""
     if header is None:
         return None
-    key = (header.ruleset, header.players, header.decks, tuple(sorted(header.options.items())))
+    # keyed on everything replay.ruleset_for builds the ruleset from
+    key = (name or header.ruleset, header.players, header.decks,
+           tuple(sorted(header.options.items())))
     if key not in _RULES:
         try:
-            _RULES[key] = get_ruleset(header.ruleset, players=header.players,
-                                      decks=header.decks, **header.options)
-        except ValueError:
+            _RULES[key] = ruleset_for(header, name)
+        except ValueError:  # RulesetError: unknown, or options it does not accept
             _RULES[key] = None
     return _RULES[key]
 
@@ -65,7 +67,7 @@ def hand_data(report: HandReport, players: list[str], anchor: str) -> dict[str, 
     """The viewer's data for one hand; ``players`` are the seats' display names."""
     hand = report.record
     header = hand.header if hand is not None else None
-    rules = rules_for(header)
+    rules = rules_for(header, report.ruleset)
     order = order_for(report, rules)
     n = header.players if header is not None else len(players)
     start: list[list[int]] = [[] for _ in range(n)]

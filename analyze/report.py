@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 import polars as pl
 from plotly.offline import get_plotlyjs
 
-from analyze.handview import card_labels, encode, match_of_slug, page_json, page_slug
+from analyze.handview import card_labels, dumps, encode, match_of_slug, page_json, page_slug
 from analyze.metrics import (
     Collector,
     auction_summary,
@@ -330,11 +330,6 @@ def _hand_pages(collector: Collector, reviews: dict[str, Any] | None = None
     return out
 
 
-def _script_json(data: Any) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
 def players_by_ruleset(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """The player table; over several rulesets, one row per player and ruleset (a column
     ``ruleset``), since points and tricks of different games do not add up."""
@@ -408,7 +403,7 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     config = {"lang": lang, "L": L, "cards": card_labels(lang), "tokens": list(CARD_TOKENS),
               "focus": collector.focus_player is not None}
     common = {"L": L, "lang": lang, "stamp": stamp, "title": title or L["title"],
-              "anonymized": collector.anonymize, "config_json": _script_json(config)}
+              "anonymized": collector.anonymize, "config_json": dumps(config)}
     dashboard = {
         "charts": dashboard_charts(frames, lang),
         "players": summary.to_dicts() if not summary.is_empty() else [],

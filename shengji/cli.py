@@ -124,18 +124,21 @@ class _progress:
     """A progress bar of hands on standard error (click's), or nothing: ``tick(n)`` after
     each n hands. Its length is the hands in the inputs where they can be counted cheaply
     (uncompressed JSON Lines and Parquet), so it shows the time left; only counted when the
-    bar is shown."""
+    bar is shown. ``passes``: how many times the run goes over the hands (a replay, then a
+    review), each hand ticked once a pass."""
 
-    def __init__(self, show: bool, label: str, paths: Iterable[str | os.PathLike[str]]) -> None:
+    def __init__(self, show: bool, label: str, paths: Iterable[str | os.PathLike[str]],
+                 passes: int = 1) -> None:
         self.show = show
         self.label = label
         self.paths = list(paths)
+        self.passes = passes
 
     def __enter__(self) -> Callable[[int], None]:
         if not self.show:
             self.bar = None
             return lambda n: None
-        total = files.count_hands(self.paths)
+        total = files.count_hands(self.paths) * self.passes
         self.bar = click.progressbar(length=max(total, 1), label=self.label, file=sys.stderr,
                                      show_pos=True, show_eta=True, show_percent=True,
                                      item_show_func=self._rate)
@@ -601,11 +604,17 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
         shown = {slug for slug, _, _ in collector.pages[:max_hands]}
         with _progress(_show_progress(progress), "reviewing", list(paths)) as tick:
             reviews = {}
+
+            def keep(hand: Any) -> bool:
+                chosen = page_slug(hand.match, hand.number) in shown
+                if not chosen:
+                    tick(1)  # passed over: counted, so the bar ends at the end
+                return chosen
+
             for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
                                   budget=Budget(samples=review_samples,
                                                 confirm=3 * review_samples),
-                                  jobs=_cores(jobs),
-                                  keep=lambda h: page_slug(h.match, h.number) in shown):
+                                  jobs=_cores(jobs), keep=keep):
                 tick(1)
                 reviews[page_slug(r.match, r.hand)] = r
     written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands,
@@ -658,7 +667,8 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
         return
     if partitioned and as_csv:
         raise click.UsageError("--partitioned writes Parquet")
-    with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
+    with _progress(_show_progress(progress), "replaying, then reviewing" if review
+                   else "replaying", list(paths), passes=2 if review else 1) as tick:
         pieces: Iterable[dict[str, Any]]
         if _cores(jobs) > 1:  # rows made in the workers, labels given here in input order
             from analyze.export import table_slices_in_processes
@@ -676,11 +686,15 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
             from analyze.decisions import decision_slices
             from replay.review import Budget, review_hands
 
-            reviews = review_hands(files.read_hands(list(paths)), ruleset=ruleset,
-                                   budget=Budget(samples=review_samples,
-                                                 confirm=3 * review_samples),
-                                   jobs=_cores(jobs))
-            pieces = itertools.chain(pieces, decision_slices(reviews))
+            def reviews() -> Iterator[Any]:  # the bar's second pass: a hand at a time
+                for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
+                                      budget=Budget(samples=review_samples,
+                                                    confirm=3 * review_samples),
+                                      jobs=_cores(jobs)):
+                    tick(1)
+                    yield r
+
+            pieces = itertools.chain(pieces, decision_slices(reviews()))
         if partitioned:
             import pyarrow as pa
 

@@ -179,3 +179,13 @@ def test_a_worker_that_dies_is_reported_not_masked():
 
     with pytest.raises(BrokenProcessPool):
         list(in_order(2, _worker_that_dies, [(1,), (2,), (3,)]))
+
+
+@pytest.mark.parametrize("command", ["export", "report"])
+def test_a_review_pass_shows_on_the_progress_bar(tmp_path, command):
+    """--review adds a pass that takes seconds a hand: the bar counts it and ends at 100%."""
+    sample = ROOT / "samples" / "examples" / "tractor-1deck.jsonl"
+    out = tmp_path / ("t" if command == "export" else "r.html")
+    shown = _stderr_on_a_terminal([command, str(sample), "-o", str(out), "--review",
+                                   "--review-samples", "1"])
+    assert "reviewing" in shown and "100%" in shown, shown[-500:]

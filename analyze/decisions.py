@@ -23,6 +23,24 @@ DECISION_SCHEMA = {
 the deciding seat's side (docs/review.md)."""
 
 
+BID_SCHEMA = {
+    "match": pl.String, "hand": pl.Int32, "seat": pl.Int32, "bid": pl.Int32,
+    "estimate": pl.Float64, "spread": pl.Float64, "deals": pl.Int32, "best": pl.Int32,
+    "value_made": pl.Float64, "value_best": pl.Float64, "swing": pl.Float64, "mark": pl.String,
+}
+"""The ``bids`` table (标分's auction), one row per bid or pass (``bid`` and ``best`` null: a
+pass): ``estimate`` is the defenders' expected final points with the seat as declarer; values
+and swing are the seat's expected settlement in 档 (docs/review.md)."""
+
+
+def bid_rows(review: HandReview) -> list[dict[str, Any]]:
+    return [{"match": review.match, "hand": review.hand, "seat": b.seat, "bid": b.bid,
+             "estimate": round(b.estimate, 1), "spread": round(b.spread, 1), "deals": b.deals,
+             "best": b.best, "value_made": round(b.value_made, 2),
+             "value_best": round(b.value_best, 2), "swing": round(b.swing, 2), "mark": b.mark}
+            for b in review.bids]
+
+
 def decision_rows(review: HandReview) -> list[dict[str, Any]]:
     return [{"match": review.match, "hand": review.hand, "trick": d.trick, "seat": d.seat,
              "kind": d.kind, "lead": d.lead, "side": "defenders" if d.defender else "declarer",
@@ -33,33 +51,43 @@ def decision_rows(review: HandReview) -> list[dict[str, Any]]:
 
 
 def decision_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    return pl.DataFrame(rows, schema=DECISION_SCHEMA, orient="row") if rows else \
-        pl.DataFrame(schema=DECISION_SCHEMA)
+    return _frame(rows, DECISION_SCHEMA)
 
 
 def decision_slices(reviews: Iterable[HandReview], every: int = 200
                     ) -> Iterator[dict[str, pl.DataFrame]]:
-    """The ``decisions`` table in slices of ``every`` hands (memory stays flat)."""
+    """The ``decisions`` and ``bids`` tables in slices of ``every`` hands (memory stays
+    flat)."""
     rows: list[dict[str, Any]] = []
+    bids: list[dict[str, Any]] = []
     hands = 0
     for review in reviews:
         rows.extend(decision_rows(review))
+        bids.extend(bid_rows(review))
         hands += 1
         if hands >= every:
-            yield {"decisions": decision_frame(rows)}
-            rows, hands = [], 0
-    yield {"decisions": decision_frame(rows)}
+            yield {"decisions": decision_frame(rows), "bids": _frame(bids, BID_SCHEMA)}
+            rows, bids, hands = [], [], 0
+    yield {"decisions": decision_frame(rows), "bids": _frame(bids, BID_SCHEMA)}
+
+
+def _frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else \
+        pl.DataFrame(schema=schema)
 
 
 def viewer_marks(review: HandReview) -> dict[str, Any]:
     """What a hand's viewer shows: each decision's place, swing and mark (``d``: ``[trick,
-    seat, mark or null, swing, best cards]``, trick 0 for the kitty burial) and each seat's
-    accuracy (``acc``)."""
+    seat, mark or null, swing, best cards]``, trick 0 for the kitty burial), each seat's
+    accuracy (``acc``) and in 标分 each bid or pass (``b``: ``[seat, bid or null for a pass,
+    estimated defenders' points as declarer, best bid or null, swing in 档, mark or null]``)."""
     seats = sorted({d.seat for d in review.decisions})
     return {"d": [[d.trick, d.seat, d.mark, round(d.swing, 1), d.best]
                   for d in review.decisions],
             "acc": {str(s): round(a, 1) for s in seats
                     if (a := review.accuracy(s)) is not None},
+            "b": [[b.seat, b.bid, round(b.estimate), b.best, round(b.swing, 1), b.mark]
+                  for b in review.bids],
             "skipped": review.skipped}
 
 

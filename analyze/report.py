@@ -83,7 +83,9 @@ LABELS = {
         "decisions": "decisions", "inaccuracies": "inaccuracies", "mistakes": "mistakes",
         "blunders": "blunders", "inaccuracy": "inaccuracy", "mistake": "mistake",
         "blunder": "blunder", "better": "better", "points_lost": "points",
-        "burial": "Kitty burial",
+        "burial": "Kitty burial", "auction_review": "Auction review", "pass": "pass",
+        "bid": "bid", "as_declarer": "defenders' points with this seat declaring, about",
+        "best_choice": "best", "dang_lost": "档 given away",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -119,7 +121,9 @@ LABELS = {
         "review": "复盘评估", "review_note": "估计，不是裁决 (docs/review.md)", "accuracy": "准确度",
         "decisions": "决策", "inaccuracies": "欠佳", "mistakes": "失误", "blunders": "大错",
         "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错", "better": "更好",
-        "points_lost": "分", "burial": "扣底",
+        "points_lost": "分", "burial": "扣底", "auction_review": "叫分评估", "pass": "不叫",
+        "bid": "叫", "as_declarer": "若此家坐庄，闲家约得", "best_choice": "最佳",
+        "dang_lost": "档损失",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}

@@ -65,7 +65,8 @@ def agreement(hands_each: int) -> None:
               f"{marked[1]} (24 deals)", flush=True)
 
 
-def weak(decks: int, seeds: list[int], hands: int) -> None:
+def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
+         rollout: str = "greedy") -> None:
     rules = replay.get_ruleset("tractor", players=4, decks=decks)
     by: dict[int, list] = {s: [] for s in range(4)}
     per_seed: dict[int, list[float]] = {s: [] for s in range(4)}
@@ -75,14 +76,16 @@ def weak(decks: int, seeds: list[int], hands: int) -> None:
                                 RandomAgent(rng) if seat == 1 else HeuristicAgent(rng))
         played = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
         seed_by: dict[int, list] = {s: [] for s in range(4)}
-        for r in review_hands(iter(played), budget=Budget(seed=seed)):
+        for r in review_hands(iter(played), budget=Budget(seed=seed, rollout=rollout),
+                              jobs=jobs):
             scale = r.scale
             for d in r.decisions:
                 by[d.seat].append(d)
                 seed_by[d.seat].append(d)
         for s in range(4):
             per_seed[s].append(accuracy(seed_by[s], scale) or 0.0)
-    print(f"tractor, {decks} deck(s), seeds {seeds}, {hands} hands each; seat 1 plays at random")
+    print(f"tractor, {decks} deck(s), seeds {seeds}, {hands} hands each; seat 1 plays at random;"
+          f" {rollout} rollouts")
     print(f"{'seat':>4} {'decisions':>9} {'mistake rate':>12} {'marked rate':>11} "
           f"{'mean swing':>10} {'accuracy':>8}  accuracy per seed")
     for s in range(4):
@@ -93,12 +96,26 @@ def weak(decks: int, seeds: list[int], hands: int) -> None:
               f"{statistics.mean(d.swing for d in ds):10.2f} {accuracy(ds, scale):8.1f}  "
               + " ".join(f"{a:.1f}" for a in per_seed[s]), flush=True)
 
+    def rate(seats: list[int], marks: tuple[str | None, ...]) -> float:
+        ds = [d for s in seats for d in by[s]]
+        return sum(d.mark in marks for d in ds) / max(len(ds), 1)
+
+    for label, marks in (("mistake", ("mistake", "blunder")),
+                         ("marked", ("inaccuracy", "mistake", "blunder"))):
+        weak_rate, others = rate([1], marks), rate([0, 2, 3], marks)
+        ratio = f"{weak_rate / others:.1f}x" if others else "inf"
+        print(f"{label} rate: random seat {weak_rate:.3f}, heuristic seats {others:.3f} ({ratio})",
+              flush=True)
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", action="append", choices=["speed", "agreement", "weak"])
     ap.add_argument("--hands", type=int, default=2, help="hands per sample match (speed)")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (weak)")
+    ap.add_argument("--rollout", default="greedy", choices=["greedy", "heuristic"])
+    ap.add_argument("--seeds", type=int, default=8, help="seeds of the one-deck weak run")
     args = ap.parse_args()
     parts = args.only or ["speed", "agreement", "weak"]
     if "speed" in parts:
@@ -106,8 +123,8 @@ def main() -> None:
     if "agreement" in parts:
         agreement(args.hands)
     if "weak" in parts:
-        weak(1, [1, 2, 3, 4], 8)
-        weak(2, [1, 2], 6)
+        weak(1, list(range(1, args.seeds + 1)), 8, args.jobs, args.rollout)
+        weak(2, list(range(1, args.seeds // 2 + 1)), 6, args.jobs, args.rollout)
 
 
 if __name__ == "__main__":

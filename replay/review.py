@@ -13,9 +13,12 @@ Two evaluators, one answer type:
   cards remain; :func:`brute_force` is the same game without pruning or table, for tests.
 - determinized rollouts — the cards the deciding seat could not see are dealt at random,
   consistent with what it could know (its holding, the cards played, the suits others have
-  shown void in, the kitty if it buried it), and the hand is played out by the simulator's
-  agents; every alternative meets the same deals and the same agents' random draws (common
-  random numbers), so differences between alternatives are not noise between samples.
+  shown void in, the kitty if it buried it), and the hand is played out by the
+  deterministic rollout player of :mod:`replay.playout`; every alternative meets the same
+  deals (common random numbers), so differences between alternatives are not noise between
+  samples.
+- the auction (标分): each bid and pass against the seat's expected settlement at every legal
+  bid and at the pass (:class:`BidDecision`).
 
 Everything is seeded: the same hand, budget and seed give the same review.
 """
@@ -31,12 +34,25 @@ from typing import Any
 
 from gamelog.cards import CARD_BY_TOKEN as CARD_INDEX
 from gamelog.cards import CARD_TOKENS, UNKNOWN, Card
-from gamelog.model import Event, Hand, KittyBury, Play, ThrowFail, TrickEnd
+from gamelog.model import (
+    Bid,
+    Event,
+    Hand,
+    HandStart,
+    KittyBury,
+    KittyTake,
+    Pass,
+    Play,
+    ThrowFail,
+    TrickEnd,
+    TrumpChosen,
+)
 from replay.agents import Agent, HeuristicAgent
 from replay.engine import HandReplay, TrickPlay, _state_of
 from replay.legal import follow_spec, legal_leads
 from replay.order import CLASS_NAMES
 from replay.order import TRUMP as TRUMP_CLASS
+from replay.playout import greedy_play
 from replay.units import beats_unit, decompose
 
 MARKS = (("blunder", 40), ("mistake", 20), ("inaccuracy", 10))
@@ -54,11 +70,19 @@ class Budget:
 
     samples: int = 8
     confirm: int = 24
+    extend: int = 2
+    """Rounds of ``confirm`` more deals while a confirmed swing lies within two standard
+    errors of a mark's threshold."""
     exact_cards: int = 2
     max_alternatives: int = 8
     seed: int = 0
     bury: bool = True
     """Review the kitty burial too (a whole hand played out per deal and alternative)."""
+    bids: bool = True
+    """Review the bids of an auction (标分): ``4 × samples`` deals played out per bidder."""
+    rollout: str = "greedy"
+    """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
+    holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
 
 
 @dataclass
@@ -94,14 +118,53 @@ class Decision:
                                  for c, v in self.alternatives]}
 
 
+BID_MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
+"""Swing thresholds of a bid or pass (标分), in the seat's expected settlement (档)."""
+
+
+@dataclass
+class BidDecision:
+    """A bid of an auction (标分) against the points its bidder, as declarer, could hold the
+    defenders to, estimated from deals of the cards it could not see.
+
+    ``estimate`` is the defenders' expected final points with the bidder as declarer (its
+    standard deviation over the deals in ``spread``); each alternative is a legal bid at that
+    moment with the seat's expected settlement in 档 had it won the auction there, or the pass
+    (``None``: the high bidder declares at its contract); ``swing`` is how much the choice made
+    gave away against the best of them."""
+
+    seat: int
+    bid: int | None
+    """The points bid; ``None`` for a pass."""
+    estimate: float
+    spread: float
+    deals: int
+    alternatives: list[tuple[int | None, float]]
+    value_made: float
+    best: int | None
+    value_best: float
+    swing: float
+    mark: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "bid": self.bid, "estimate": round(self.estimate, 1),
+                "spread": round(self.spread, 1), "deals": self.deals,
+                "value_made": round(self.value_made, 2), "best": self.best,
+                "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
+                "mark": self.mark,
+                "alternatives": [{"bid": b, "value": round(v, 2)} for b, v in self.alternatives]}
+
+
 @dataclass
 class HandReview:
-    """The decisions of one hand, and per seat its accuracy (see :func:`accuracy`)."""
+    """The decisions of one hand, and per seat its accuracy (see :func:`accuracy`); in an
+    auction game its bids (not part of accuracy: they are valued in 档, not points)."""
 
     match: str
     hand: int
     decisions: list[Decision] = field(default_factory=list)
     skipped: str | None = None
+    bids: list[BidDecision] = field(default_factory=list)
 
     def accuracy(self, seat: int) -> float | None:
         return accuracy([d for d in self.decisions if d.seat == seat], self.scale)
@@ -379,8 +442,10 @@ def _refresh(world: HandReplay) -> None:
                 world.class_left[s][order.klass[c]] += n
 
 
-def play_out(state: HandReplay, agents: list[Agent]) -> int:
-    """Play ``state`` to the end with ``agents``; the defenders' final points."""
+def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
+    """Play ``state`` to the end, with ``agents`` (each sees only its seat) or, by default,
+    the rollout player :func:`replay.playout.greedy_play` (sees the whole world); the
+    defenders' final points."""
     from replay.simulate import _view
 
     while not state.finished:
@@ -388,11 +453,14 @@ def play_out(state: HandReplay, agents: list[Agent]) -> int:
         assert seat is not None and state.order is not None
         if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
             return state.defender_points
-        view = _view(state, seat, state.order)
-        if state.trick is None or not state.trick.plays:
-            cards = agents[seat].lead(view)
+        if agents is None:
+            cards = greedy_play(state, seat)
         else:
-            cards = agents[seat].follow(view, follow_spec(state, seat))
+            view = _view(state, seat, state.order)
+            if state.trick is None or not state.trick.plays:
+                cards = agents[seat].lead(view)
+            else:
+                cards = agents[seat].follow(view, follow_spec(state, seat))
         apply_play(state, seat, cards)
     return final_points(state)
 
@@ -419,9 +487,17 @@ class _Steady(HeuristicAgent):
         return super().follow(view, spec)
 
 
+def _rollout_agents(budget: Budget, deal: int, players: int) -> list[Agent] | None:
+    """The rollout players of a deal: ``None`` for the greedy player that sees the world
+    (:mod:`replay.playout`), or the simulator's heuristic agents with fixed draws."""
+    if budget.rollout == "heuristic":
+        return [_Steady(deal, s) for s in range(players)]
+    return None
+
+
 def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
                    samples: int, rng: random.Random,
-                   agents: Callable[[int], list[Agent]] | None = None,
+                   agents: Callable[[int], list[Agent] | None] | None = None,
                    exact_cards: int = 0) -> list[float]:
     """Each alternative's expected defenders' points over ``samples`` determinized deals, the
     same deals and the same agents' draws for every alternative; with every seat holding at most
@@ -432,12 +508,12 @@ def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
 
 def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
                     samples: int, rng: random.Random,
-                    agents: Callable[[int], list[Agent]] | None = None,
+                    agents: Callable[[int], list[Agent] | None] | None = None,
                     exact_cards: int = 0) -> list[list[float]]:
     """As :func:`rollout_values`, each deal's values (one row per deal)."""
     # one random stream per seat: a different play now shifts no other seat's later draws,
     # so the alternatives' playouts stay alike wherever the play made does not matter
-    make = agents or (lambda d: [_Steady(d, s) for s in range(state.players)])
+    make = agents or (lambda d: None)
     rows: list[list[float]] = []
     for _ in range(samples):
         world = determinize(state, seat, rng)
@@ -485,6 +561,11 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = Budget(),
             decision = _decide(state, ev, budget, rng)
             if decision is not None:
                 out.decisions.append(decision)
+        if isinstance(ev, (Bid, Pass)) and budget.bids and state.rules.has_auction \
+                and not state.log.items:
+            bid = _decide_bid(state, ev, budget, rng)
+            if bid is not None:
+                out.bids.append(bid)
         if isinstance(ev, KittyBury) and budget.bury:
             decision = _decide_bury(state, ev, budget, rng)
             if decision is not None:
@@ -525,6 +606,8 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     likely = [agent.lead(view)] if lead else [agent.follow(view, follow_spec(state, seat)),
                                                 follow_spec(state, seat).lowest(
                                                     lambda c: (Card(c).points, order.power[c]))]
+    if not any(state.hidden):  # every holding known: the rollout player's own choice too
+        likely.insert(0, greedy_play(state, seat))
     for cards in reversed(likely):
         key = sorted(cards, key=order.sort_key)
         if key != made_ints and key in others:
@@ -545,6 +628,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
                 row.append(float(solve(trial, table)))
             return [row]
         return rollout_samples(state, seat, alts, samples, rng,
+                               agents=lambda d: _rollout_agents(budget, d, state.players),
                                exact_cards=budget.exact_cards)
 
     return _judge(evaluate, alternatives, defender, budget, _scale(state), exact,
@@ -568,13 +652,17 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             sign * (values[best_i] - values[0]) >= MARKS[-1][1] * scale / 2:
         # The best of several noisy estimates is biased upwards: the play made and the one
         # chosen are valued again on fresh deals, and the swing is read from those.
-        again = evaluate([alternatives[0], alternatives[best_i]], budget.confirm)
+        pair = [alternatives[0], alternatives[best_i]]
+        again = evaluate(pair, budget.confirm)
+        for _ in range(budget.extend):
+            mean, error = _paired(again, sign)
+            if not any(abs(mean - t * scale) < 2 * error for _, t in MARKS):
+                break
+            # close to a threshold: more deals, until the mark is clear or the budget spent
+            again += evaluate(pair, budget.confirm)
         values[0] = sum(r[0] for r in again) / len(again)
         values[best_i] = sum(r[1] for r in again) / len(again)
-        diffs = [sign * (r[1] - r[0]) for r in again]
-        mean = sum(diffs) / len(diffs)
-        spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)) ** 0.5
-        error = spread / len(diffs) ** 0.5
+        mean, error = _paired(again, sign)
         if mean <= 0:
             best_i = 0
     swing = max(0.0, sign * (values[best_i] - values[0]))
@@ -584,6 +672,15 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
                     alternatives=list(zip(tokens, values, strict=True)), value_made=values[0],
                     best=tokens[best_i], value_best=values[best_i], swing=swing,
                     mark=mark_for(sure, scale), defender=defender, exact=exact)
+
+
+def _paired(rows: list[list[float]], sign: int) -> tuple[float, float]:
+    """The mean of the paired differences (second minus first, from the seat's side) and its
+    standard error."""
+    diffs = [sign * (r[1] - r[0]) for r in rows]
+    mean = sum(diffs) / len(diffs)
+    spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)) ** 0.5
+    return mean, spread / len(diffs) ** 0.5
 
 
 def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.Random
@@ -639,13 +736,123 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
                 trial.apply(KittyBury(match=state.hand.match, hand=state.hand.number,
                                       seq=ev.seq, seat=seat,
                                       cards=[CARD_TOKENS[c] for c in buried]))
-                row.append(float(play_out(trial, [_Steady(draw, s)
-                                                  for s in range(state.players)])))
+                row.append(float(play_out(trial, _rollout_agents(budget, draw,
+                                                                 state.players))))
             rows.append(row)
         return rows
 
     return _judge(evaluate, alternatives, False, budget, _scale(base), False, trick=0,
                   seat=seat, kind="bury")
+
+
+def _decide_bid(state: HandReplay, ev: Bid | Pass, budget: Budget, rng: random.Random
+                ) -> BidDecision | None:
+    """A bid or a pass (标分) against the points the seat could hold the defenders to as
+    declarer: deals of the cards it could not see (the other holdings and the kitty), each
+    played out with the seat as declarer (naming trump and burying as the simulator's agent
+    does, the play by the rollout player) and, when someone holds the high bid, once more with
+    that bidder declaring at its contract (what passing leads to if nobody bids on). Each legal
+    bid, and the pass, is valued by the seat's settlement in 档."""
+    rules = state.rules
+    seat = ev.seat
+    made = ev.points if isinstance(ev, Bid) else None
+    if (made is not None and rules.check_bid(made, state.contract) is not None) \
+            or state.hidden[seat] or state.hand.header is None:
+        return None
+    top = (state.contract - 5) if state.contract is not None else 80
+    bids: list[int | None] = [b for b in range(top, 0, -5)
+                              if rules.check_bid(b, state.contract) is None]
+    holder = state.high_bidder if state.high_bidder != seat else None
+    if holder is not None and state.contract is not None:
+        bids.append(None)  # the pass: the high bidder declares
+    if made not in bids or len(bids) <= 1:
+        return None
+    rows: list[list[float]] = []
+    points: list[int] = []
+    for _ in range(4 * budget.samples):
+        world_rng = random.Random(rng.randrange(1 << 30))
+        got = _bid_playout(state, seat, seat, top, random.Random(world_rng.random()))
+        passed = _bid_playout(state, seat, holder, state.contract or 80,
+                              random.Random(world_rng.random())) \
+            if None in bids and holder is not None else None
+        if got is None or (None in bids and passed is None):
+            return None
+        points.append(got)
+        row = []
+        for b in bids:
+            if b is None:
+                assert holder is not None and passed is not None
+                out = rules.outcome(passed, 0, None, holder, holder, contract=state.contract)
+            else:
+                out = rules.outcome(got, 0, None, seat, seat, contract=b)
+            row.append(float(out.settlement[seat]) if out.settlement else 0.0)
+        rows.append(row)
+    n = len(rows)
+    values = [sum(r[i] for r in rows) / n for i in range(len(bids))]
+    made_i = bids.index(made)
+    best_i = max(range(len(bids)), key=lambda i: (values[i], i == made_i))
+    swing = max(0.0, values[best_i] - values[made_i])
+    _, error = _paired([[r[made_i], r[best_i]] for r in rows], 1)
+    sure = max(0.0, swing - error) if best_i != made_i else 0.0
+    estimate = sum(points) / n
+    spread = (sum((p - estimate) ** 2 for p in points) / max(n - 1, 1)) ** 0.5
+    mark = next((name for name, t in BID_MARKS if sure >= t), None)
+    return BidDecision(seat=seat, bid=made, estimate=estimate, spread=spread, deals=n,
+                       alternatives=list(zip(bids, values, strict=True)),
+                       value_made=values[made_i], best=bids[best_i],
+                       value_best=values[best_i], swing=swing, mark=mark)
+
+
+def _bid_playout(state: HandReplay, viewer: int, declarer: int, bid: int,
+                 rng: random.Random) -> int | None:
+    """The defenders' final points of one deal of the cards ``viewer`` could not see (the same
+    deal for the same ``rng``), ``declarer`` winning the auction at ``bid``: trump named, the
+    kitty taken and buried, the hand played out by the rollout player."""
+    from gamelog.model import Deal
+    from replay.agents import SeatView
+    from replay.engine import RANK_OF, MatchContext
+    from replay.simulate import _view
+
+    rules = state.rules
+    held = state.held
+    pool = [c for c in range(54) for _ in range(rules.decks - held[viewer][c])]
+    rng.shuffle(pool)
+    holdings: list[list[int]] = []
+    i = 0
+    for o in range(rules.players):
+        if o == viewer:
+            holdings.append([c for c in range(54) for _ in range(held[viewer][c])])
+            continue
+        need = sum(held[o]) + state.hidden[o]
+        holdings.append(pool[i:i + need])
+        i += need
+    kitty = pool[i:i + rules.kitty_size()]
+    if len(kitty) != rules.kitty_size():
+        return None
+    match, number = state.hand.match, state.hand.number
+    world = HandReplay(rules, Hand(match=match, number=number, events=[],
+                                   header=state.hand.header), context=MatchContext())
+    seq = iter(range(1, 1 << 30))
+
+    def add(kind: type[Event], **kw: Any) -> None:
+        world.apply(kind(match=match, hand=number, seq=next(seq), **kw))
+
+    add(HandStart, level="2", first_draw=declarer)
+    add(Deal, holdings=[[CARD_TOKENS[c] for c in h] for h in holdings],
+        kitty=[CARD_TOKENS[c] for c in kitty])
+    add(Bid, seat=declarer, points=bid)
+    world.close_auction()
+    agent = HeuristicAgent(random.Random(0))
+    view = SeatView(declarer, rules.players, rules, list(world.held[declarer]), None, declarer,
+                    None, [], [0] * 54, 0)
+    add(TrumpChosen, seat=declarer, trump=agent.name_trump(view).value)
+    add(KittyTake, seat=declarer, cards=[CARD_TOKENS[c] for c in kitty])
+    order = rules.order(world.trump, RANK_OF.get(world.level or "2"))
+    buried = agent.bury(_view(world, declarer, order), rules.kitty_size())
+    add(KittyBury, seat=declarer, cards=[CARD_TOKENS[c] for c in buried])
+    if not world.start_play() or world.order is None:
+        return None
+    return play_out(world)
 
 
 def review_hands(hands: Iterable[Hand], *, budget: Budget = Budget(),

@@ -768,13 +768,15 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
 
     Each lead or follow with a choice, and the kitty burial, is valued with its alternatives
     as the defenders' expected final points (kitty award included) under good play from
-    there: random deals of the cards the player could not see, played out by the simulator's
-    agents, or an exact search once two cards a seat remain. The swing is what the play gave
-    away against the best alternative, from the player's side; 10, 20 and 40 points (in a
+    there: random deals of the cards the player could not see, played out by a
+    deterministic rollout player, or an exact search once two cards a seat remain. The swing
+    is what the play gave away against the best alternative, from the player's side; 10, 20
+    and 40 points (in a
     two-deck game, scaled by the deck's points), one standard error clear of the estimate's
     noise, mark an inaccuracy, a mistake and a blunder. Accuracy per
     player is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see
-    docs/review.md. Reviewing stops at a hand's first violation.
+    docs/review.md. Reviewing stops at a hand's first violation. In 标分 each bid and
+    pass is valued too, by the seat's expected settlement (档).
     """
     from replay.review import Budget, review_hands
 
@@ -853,7 +855,8 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
             "players": seat_names,
             "accuracy": {str(s): (round(a, 1) if (a := r.accuracy(s)) is not None else None)
                          for s in seats},
-            "decisions": [d.to_dict() for d in r.decisions]}, ensure_ascii=False))
+            "decisions": [d.to_dict() for d in r.decisions],
+            "bids": [b.to_dict() for b in r.bids]}, ensure_ascii=False))
         return
     head = f"match {visible(r.match)} hand {r.hand}: "
     if r.skipped and not r.decisions:
@@ -870,6 +873,17 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
         click.echo(f"  trick {d.trick}: {visible(who)} ({'lead' if d.lead else 'follow'}) "
                    f"played {' '.join(d.made)}; better {' '.join(d.best)}: "
                    f"{d.swing:.0f} points — {d.mark}")
+    for b in r.bids:
+        who = seat_names[b.seat] if b.seat < len(seat_names) else f"seat {b.seat}"
+
+        def said(points: int | None) -> str:
+            return "pass" if points is None else f"bid {points}"
+
+        verdict = (f"better {said(b.best)}: {b.swing:.1f} 档 — {b.mark}" if b.mark
+                   else "no better choice")
+        click.echo(f"  auction: {visible(who)} {'passed' if b.bid is None else said(b.bid)}; "
+                   f"as declarer it would hold the defenders to about {b.estimate:.0f} "
+                   f"(± {b.spread:.0f}); {verdict}")
 
 
 @cli.command()

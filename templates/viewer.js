@@ -127,6 +127,21 @@
     if (h.rv) h.rv.d.forEach(function (d) {  // the kitty burial's review (trick 0)
       if (d[0] === 0 && d[2]) add(body, reviewEl(h, d, L.burial + " \u00B7 " + seatName(h, d[1])));
     });
+    if (h.rv && h.rv.b && h.rv.b.length) {  // 标分: each bid or pass against its alternatives
+      add(body, el("h3", null, L.auction_review));
+      var said = function (v) { return v === null ? L.pass : L.bid + " " + v; };
+      h.rv.b.forEach(function (b) {
+        var p = el("p", "review-bid");
+        if (b[5]) {
+          var m = el("span", "mark " + b[5], SYMBOL[b[5]] || "");
+          m.title = L[b[5]] + ": " + b[4] + " \u6863";
+          add(p, m, " ", el("b", null, L[b[5]]), " \u00B7 ");
+        }
+        add(p, seatName(h, b[0]) + ": " + said(b[1]) + " \u00B7 " + L.as_declarer + " " + b[2]);
+        if (b[4] > 0) add(p, " \u00B7 " + L.best_choice + " " + said(b[3]) + " (" + b[4] + " " + L.dang_lost + ")");
+        body.appendChild(p);
+      });
+    }
     this.root = put(body, el("div", "viewer"));
     this.root.setAttribute("tabindex", "0");
     this.root.setAttribute("role", "group");

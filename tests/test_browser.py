@@ -323,3 +323,37 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     assert page.locator("#review-accuracy tbody tr").count() == 4
     assert errors == []
     page.close()
+
+
+def test_the_auction_review_shows_on_a_biaofen_hand(browser, tmp_path):
+    """标分: each bid and pass of a reviewed hand is listed under "Auction review" with the
+    points the seat could hold the defenders to, and a marked bid carries its mark."""
+    import gamelog
+    from analyze.handview import page_slug
+    from analyze.metrics import collect
+    from analyze.report import render
+    from replay.review import Budget, review_hands
+
+    sample = ROOT / "samples" / "matches" / "biaofen-3p.jsonl"
+    collector = collect(sample, keep_pages=True, with_plays=False, players_by_id=True,
+                        keep=lambda r: r.hand == 3)
+    reviews = {page_slug(r.match, r.hand): r for r in review_hands(
+        gamelog.read_hands(sample), budget=Budget(samples=1, confirm=1, bury=False),
+        keep=lambda h: h.number == 3)}
+    review = next(iter(reviews.values()))
+    assert len(review.bids) >= 2
+    bid = next(b for b in review.bids if b.bid is not None)
+    bid.mark, bid.swing, bid.best = "blunder", 4.5, None
+    out = tmp_path / "auction.html"
+    render(collector, out, reviews=reviews)
+    anchor = page_slug(review.match, review.hand)
+    page, errors = open_page(browser, f"{out.as_uri()}#{anchor}")
+    page.wait_for_selector(f"#{anchor} .review-bid")
+    rows = page.locator(f"#{anchor} .review-bid")
+    assert rows.count() == len(review.bids)
+    text = rows.all_inner_texts()
+    assert any("blunder" in t and "pass" in t and "4.5" in t for t in text), text
+    assert all("about" in t for t in text)
+    assert page.locator(f"#{anchor} .review-bid .mark.blunder").count() == 1
+    assert errors == []
+    page.close()

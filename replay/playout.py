@@ -1,0 +1,199 @@
+"""The reviewer's rollout player: a deterministic greedy policy that sees every holding.
+
+Decision review plays each alternative out on determinized deals (every card placed); in such
+a world this player reads the other holdings, as double-dummy analysis of bridge does, and plays
+by a few plain rules:
+
+- **follow**: when its side's card already wins the trick and no opponent still to play can
+  beat it, feed the most points; otherwise win with the cheapest play that no later opponent
+  can beat when the trick holds points (or it plays last); otherwise play the cheapest cards,
+  points last.
+- **lead**: a throw of units no other seat can beat, else the strongest unit no opponent can
+  beat (pairs and tractors first), else a low single of its longest side suit.
+
+It draws nothing at random, so two playouts of the same deal that differ in one play differ
+only where that play changes what follows (common random numbers with no noise of their own).
+"""
+
+from __future__ import annotations
+
+from replay.engine import HandReplay, play_strength
+from replay.legal import FollowSpec, follow_spec, units_in
+from replay.order import TRUMP
+from replay.units import Unit, beats_unit, best_value, decompose
+
+_ENUMERATE = 48
+"""Follows enumerated in full up to this many candidates; past it, a few built ones."""
+
+
+def greedy_play(state: HandReplay, seat: int) -> list[int]:
+    """The rollout player's play for ``seat`` (a lead or a follow) in a world where every
+    holding is known."""
+    trick = state.trick
+    if trick is None or not trick.plays:
+        return greedy_lead(state, seat)
+    return greedy_follow(state, seat, follow_spec(state, seat))
+
+
+def _opponents(state: HandReplay, seat: int) -> list[int]:
+    side = state.team_side(seat)
+    return [o for o in range(state.players) if o != seat and state.team_side(o) != side]
+
+
+def _can_ruff(state: HandReplay, other: int, klass: int, unit: Unit) -> bool:
+    """Whether ``other``, void in ``klass``, holds trumps that could take ``unit`` led there."""
+    order = state.order
+    assert order is not None
+    if klass == TRUMP or state.class_left is None or state.class_left[other][klass]:
+        return False
+    trumps = state.class_holding(other, TRUMP)
+    return sum(trumps.values()) >= unit.size and \
+        best_value(trumps, order, [unit.kind]) is not None
+
+
+def greedy_lead(state: HandReplay, seat: int) -> list[int]:
+    order = state.order
+    assert order is not None
+    rules = state.rules
+    points = state.points_table
+    opponents = _opponents(state, seat)
+    others = [o for o in range(state.players) if o != seat]
+    defender = not state.team_side(seat)
+    best: tuple[float, list[int]] | None = None
+
+    def offer(score: float, cards: list[int]) -> None:
+        nonlocal best
+        if best is None or score > best[0]:
+            best = (score, cards)
+
+    longest = -1
+    for klass in range(5):
+        holding = state.class_holding(seat, klass)
+        if not holding:
+            continue
+        units = units_in(holding, order, rules.max_width())
+        sure = [u for u in units
+                if not any(beats_unit(state.class_holding(o, klass), order, u) is not None
+                           or _can_ruff(state, o, klass, u) for o in opponents)]
+        if len(sure) >= 2 and (klass != TRUMP or rules.trump_throws):
+            throw: list[int] = []
+            left = dict(holding)
+            for u in sorted(sure, key=lambda u: (u.size, u.top), reverse=True):
+                if all(left.get(c, 0) >= u.width for c in u.cards):
+                    for c in u.cards:
+                        left[c] -= u.width
+                    throw.extend(u.all_cards())
+            parts = decompose(throw, order)
+            if len(parts) >= 2 and not any(
+                    beats_unit(state.class_holding(o, klass), order, u) is not None
+                    for o in others for u in parts):
+                offer(6.0 + len(throw) / 10, throw)
+        count = sum(holding.values())
+        for u in units:
+            cards = u.all_cards()
+            if u in sure:
+                score = 3.0 + u.size + sum(points[c] for c in cards) / 20
+                if klass == TRUMP:
+                    score -= 1.0 if defender else 0.0
+            elif u.width > 1:
+                score = 1.0 + u.size / 4 - order.power[u.top] / 100
+            else:
+                # a low single of the longest side suit; trump last
+                score = -order.power[cards[0]] / 100 - points[cards[0]] / 5 \
+                    + (count / 100 if klass != TRUMP else -1.0)
+            offer(score, cards)
+        if klass != TRUMP:
+            longest = max(longest, count)
+    for kind in rules.pattern_kinds:  # 打万分's special patterns: only their like beats them
+        found = rules.holds_pattern(kind, state.held[seat], order, 0)
+        if found is not None:
+            offer(8.0 + len(found) / 2, found)
+    assert best is not None
+    return best[1]
+
+
+def greedy_follow(state: HandReplay, seat: int, spec: FollowSpec) -> list[int]:
+    order = state.order
+    trick = state.trick
+    assert order is not None and trick is not None
+    points = state.points_table
+    power = order.power
+    found = spec.enumerate(limit=_ENUMERATE)
+    if found is None:
+        found = [spec.lowest(lambda c: (points[c], power[c])),
+                 spec.lowest(lambda c: (-points[c], power[c])),
+                 spec.lowest(lambda c: (order.klass[c] != TRUMP, -power[c])),
+                 spec.lowest(lambda c: (order.klass[c] != TRUMP, power[c]))]
+    if len(found) == 1:
+        return found[0]
+    kinds = [u.kind for u in trick.lead_units]
+
+    def strength(cards: list[int]) -> tuple[int, int] | None:
+        if trick.special:
+            return state.rules.pattern_strength(trick.special, cards, order)
+        return play_strength(order, trick.lead_class, kinds, cards)
+
+    best_now: tuple[int, int] | None = None
+    winner = None
+    for p in trick.plays:
+        key = strength(p.cards)
+        if key is not None and (best_now is None or key > best_now):
+            best_now, winner = key, p.seat
+    side = state.team_side(seat)
+    later = [(trick.plays[0].seat + i) % state.players
+             for i in range(len(trick.plays) + 1, state.players)]
+    threat = _threat(state, [o for o in later if state.team_side(o) != side], kinds)
+    on_table = sum(points[c] for p in trick.plays for c in p.cards)
+
+    def cost(cards: list[int]) -> tuple[int, int]:
+        return (sum(points[c] for c in cards), sum(power[c] for c in cards))
+
+    if winner is not None and state.team_side(winner) == side and \
+            (threat is None or best_now is None or threat <= best_now):
+        # the trick is ours whatever comes: feed it
+        return max(found, key=lambda cs: (sum(points[c] for c in cs),
+                                          -sum(power[c] for c in cs)))
+    winning = []
+    for cs in found:
+        key = strength(cs)
+        if key is not None and (best_now is None or key > best_now) and \
+                (threat is None or threat <= key):
+            winning.append(cs)
+    if winning and (on_table > 0 or not later or
+                    any(sum(points[c] for c in cs) for cs in winning)):
+        # a sure win: the cheapest, and our own points in it
+        return min(winning, key=lambda cs: (sum(power[c] for c in cs),
+                                            -sum(points[c] for c in cs)))
+    return min(found, key=cost)
+
+
+def _threat(state: HandReplay, seats: list[int], kinds: list[tuple[int, int]]
+            ) -> tuple[int, int] | None:
+    """The strongest play any of ``seats`` could make in the trick in progress (an upper bound
+    on what they will play), in :func:`play_strength` terms; ``None`` if none can compete."""
+    order = state.order
+    trick = state.trick
+    assert order is not None and trick is not None
+    if trick.special or not seats:
+        return None
+    k = trick.lead_class
+    n = sum(size for size in (u.size for u in trick.lead_units))
+    out: tuple[int, int] | None = None
+    for o in seats:
+        suit = state.class_holding(o, k)
+        if suit:
+            if sum(suit.values()) < n:
+                continue
+            value = best_value(suit, order, kinds)
+            key = None if value is None else (0, value)
+        elif k != TRUMP:
+            trumps = state.class_holding(o, TRUMP)
+            if sum(trumps.values()) < n:
+                continue
+            value = best_value(trumps, order, kinds)
+            key = None if value is None else (1, value)
+        else:
+            continue
+        if key is not None and (out is None or key > out):
+            out = key
+    return out

@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
+from analyze.dashboard import Dashboard
 from gamelog.cards import CARD_TOKENS, UNKNOWN
 from gamelog.model import Deal, KittyBury, KittyTake, MatchStart, Setup
 from replay.engine import HandReport
@@ -90,6 +91,11 @@ class Collector:
     """A player (id or name) put at the bottom of each hand's viewer where they sat."""
     max_pages: int | None = None
     """Keep the viewer data of at most this many hands (the report's ``--max-hands``)."""
+    summarize: bool = False
+    """Keep no rows past each compaction: they go to a :class:`~analyze.dashboard.Dashboard`
+    (the report's, whose memory does not grow with the hands); :meth:`frames` then holds only
+    the rows not yet compacted."""
+    _dashboard: Dashboard | None = None
 
     def player(self, header: MatchStart | None, seat: int | None) -> str | None:
         """The seat's player label (see :meth:`label`); cached per match and seat. With
@@ -143,7 +149,7 @@ class Collector:
         order: its raw player keys get their labels here, in the order the worker first saw
         them, so the result is that of one collector seeing every hand."""
         frames, mapping = self.relabel(frames, raw_keys)
-        self._absorbed.append(frames)
+        self._keep(frames)
         self._absorbed_hands += frames["hands"].height
         room = None if self.max_pages is None else max(0, self.max_pages - len(self.pages))
         self.pages.extend((slug, body, [mapping.get(n, n) for n in names])
@@ -162,11 +168,29 @@ class Collector:
 
     def compact(self) -> None:
         """Turn the rows gathered so far into frames kept in order (far smaller than rows of
-        Python dicts): a collector that keeps every hand (the report's) calls it every few
-        hundred hands, so its memory grows by the frames' bytes, not the dicts'."""
+        Python dicts), or with ``summarize`` hand them to the dashboard and keep none: a
+        collector that keeps every hand (the report's) calls it every few hundred hands."""
         if self.hands:
             self._absorbed_hands += len(self.hands)
-            self._absorbed.append(self.drain())
+            self._keep(self.drain())
+
+    def _keep(self, frames: dict[str, pl.DataFrame]) -> None:
+        if self.summarize:
+            if self._dashboard is None:
+                self._dashboard = Dashboard()
+            self._dashboard.add(frames)
+        else:
+            self._absorbed.append(frames)
+
+    def dashboard_so_far(self) -> Dashboard:
+        """The report's dashboard over every hand gathered (with ``summarize``, the one
+        gathered slice by slice; otherwise made from :meth:`frames`)."""
+        if self.summarize:
+            self.compact()
+            return self._dashboard if self._dashboard is not None else Dashboard()
+        dash = Dashboard()
+        dash.add(self.frames())
+        return dash
 
     @property
     def hand_count(self) -> int:
@@ -434,108 +458,54 @@ _ARROW = {pl.String: pa.string(), pl.Int32: pa.int32(), pl.Boolean: pa.bool_(),
 # --- summaries -----------------------------------------------------------------------------------
 
 
+def _dashboard(frames: dict[str, pl.DataFrame]) -> Dashboard:
+    """The report's sums over whole frames (one code path for the report and these tables)."""
+    dash = Dashboard(hand_rows=0, series=0, points=0)
+    dash.add(frames)
+    return dash
+
+
 def player_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """Per player over all hands: tricks won and their share, points captured as a defender and
-    conceded as a declarer, leads, throws tried and stood, trumps played, kitties lost as
-    declarer, hands declared and kept, violations."""
-    plays, tricks, hands = frames["plays"], frames["tricks"], frames["hands"]
-    violations = frames["violations"]
-    if tricks.is_empty():
+    conceded as a declarer, leads, throws tried and stood, hands declared and kept, kitties
+    lost as declarer, violations; with the ``plays`` table, plays and leads counted from it."""
+    rows = _dashboard(frames).player_table(by_ruleset=False)
+    if not rows:
         return pl.DataFrame()
-    if plays.is_empty():  # collected without play rows: leads from the tricks
-        base = frames["holdings"].select("player").unique().join(
-            tricks.group_by(pl.col("leader_player").alias("player")).agg(
-                pl.len().cast(pl.UInt32).alias("leads")), on="player", how="left")
-    else:
-        base = plays.group_by("player").agg(
-            pl.len().alias("plays"),
-            pl.col("is_lead").sum().alias("leads"),
-        )
-    won = tricks.group_by(pl.col("winner_player").alias("player")).agg(
-        pl.len().alias("tricks_won"),
-        pl.col("points").filter(pl.col("winner_side") == "defenders").sum()
-        .alias("points_captured"),
-    )
-    throws = tricks.filter(pl.col("throw") | pl.col("failed_throw")).group_by(
-        pl.col("leader_player").alias("player")).agg(
-        pl.len().alias("throws_tried"),
-        (~pl.col("failed_throw")).sum().alias("throws_stood"),
-    )
-    declared = hands.filter(pl.col("declarer_player").is_not_null()).group_by(
-        pl.col("declarer_player").alias("player")).agg(
-        pl.len().alias("hands_declared"),
-        pl.col("declarer_kept_deal").sum().alias("declarer_kept"),
-        pl.col("kitty_lost").sum().alias("kitties_lost"),
-        pl.col("defender_points").sum().alias("points_conceded"),
-    )
-    faults = violations.group_by("player").agg(pl.len().alias("violations"))
-    out = base
-    for extra in (won, throws, declared, faults):
-        out = out.join(extra, on="player", how="left")
-    total_tricks = max(tricks.height, 1)
-    return out.with_columns(
-        pl.col(c).fill_null(0) for c in ("leads", "tricks_won", "points_captured", "throws_tried",
-                                          "throws_stood", "hands_declared", "declarer_kept",
-                                          "kitties_lost", "points_conceded", "violations")
-    ).with_columns(
-        (pl.col("tricks_won") / total_tricks).alias("trick_share"),
-        pl.when(pl.col("hands_declared") > 0)
-        .then(pl.col("declarer_kept") / pl.col("hands_declared")).otherwise(None)
-        .alias("declarer_success"),
-    ).sort("player")
+    out = pl.DataFrame(rows)
+    plays = frames["plays"]
+    if not plays.is_empty():
+        counted = plays.group_by("player").agg(pl.len().cast(pl.Int64).alias("plays"),
+                                               pl.col("is_lead").sum().cast(pl.Int64)
+                                               .alias("leads"))
+        out = counted.join(out.drop("leads"), on="player", how="left").select(
+            "player", "plays", "leads", *[c for c in out.columns if c not in
+                                          ("player", "leads")]).sort("player")
+    return out
 
 
 def team_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """Per fixed team (seat % 2): hands declared, kept, points captured as defenders."""
-    hands = frames["hands"]
-    if hands.is_empty():
-        return pl.DataFrame()
-    return hands.filter(pl.col("declarer_team").is_not_null()).group_by("declarer_team").agg(
-        pl.len().alias("hands_declared"),
-        pl.col("declarer_kept_deal").sum().alias("kept"),
-        pl.col("defender_points").mean().alias("mean_points_conceded"),
-    ).sort("declarer_team")
+    return pl.DataFrame(_dashboard(frames).team_table())
 
 
 def bid_accuracy(frames: dict[str, pl.DataFrame], by: str = "declarer_player") -> pl.DataFrame:
     """How well winning bids predicted the points the defenders took, per player (or per
     ``by="winning_bid"``): hands, how often the bid was made, the mean margin (bid minus points)
     and the mean absolute error."""
-    a = frames.get("auctions")
-    if a is None or a.is_empty():
-        return pl.DataFrame()
-    played = a.filter(pl.col("defender_points").is_not_null())
-    return played.group_by(by).agg(
-        pl.len().alias("hands"),
-        pl.col("made").mean().alias("made_rate"),
-        pl.col("margin").mean().alias("mean_margin"),
-        pl.col("margin").abs().mean().alias("mean_abs_error"),
-        pl.col("winning_bid").mean().alias("mean_bid"),
-    ).sort(by)
+    name = {"declarer_player": "bid_players", "winning_bid": "bid_sizes"}[by]
+    return pl.DataFrame(_dashboard(frames).bid_table(name))
 
 
 def auction_summary(frames: dict[str, pl.DataFrame]) -> dict[str, Any]:
     """Opening bids, rounds of bidding, winning bids and surrenders over all auctions."""
-    a = frames.get("auctions")
-    if a is None or a.is_empty():
-        return {}
-    return {
-        "auctions": a.height,
-        "mean_opening_bid": a["opening_bid"].mean(),
-        "mean_rounds": a["rounds"].mean(),
-        "winning_bids": a.group_by("winning_bid").agg(pl.len().alias("count"))
-        .sort("winning_bid").to_dicts(),
-        "surrenders": int(a["surrendered"].sum()),
-        "passed_out": int(a.filter(pl.col("bids") == 0).height),
-    }
+    return _dashboard(frames).auction_summary()
 
 
 def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
-    v = frames["violations"]
-    if v.is_empty():
-        return pl.DataFrame(schema={"rule": pl.String, "count": pl.UInt32})
-    return v.group_by("rule").agg(pl.len().alias("count")).sort(
-        ["count", "rule"], descending=[True, False])  # ties by name: the same input, the same order
+    """Violations per rule, most first."""
+    return pl.DataFrame(_dashboard(frames).rule_counts(), orient="row",
+                        schema={"rule": pl.String, "count": pl.UInt32})
 
 
 @dataclass(frozen=True)
@@ -572,15 +542,16 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
             progress: Callable[[int], None] | None = None, keep_pages: bool = False,
             keep: Callable[[HandReport], bool] | None = None,
             focus_player: str | None = None, players_by_id: bool = False,
-            max_pages: int | None = None) -> Collector:
+            max_pages: int | None = None, summarize: bool = False) -> Collector:
     """Replay every hand once and gather all metrics; with ``jobs`` > 1 the replay and the
     rows (and pages) are made in that many processes, the same rows in the same order;
     ``progress(n)`` after each n hands. ``keep`` chooses the hands gathered (every hand is
     still replayed: a hand's verdict depends on the hands before it; a :class:`HandFilter`
-    with ``jobs`` > 1); ``keep_pages`` keeps each hand's viewer data."""
+    with ``jobs`` > 1); ``keep_pages`` keeps each hand's viewer data; ``summarize`` keeps the
+    report's dashboard instead of the rows (:class:`Collector`)."""
     c = Collector(anonymize=anonymize, keep_reports=keep_reports, with_plays=with_plays,
                   keep_pages=keep_pages, focus_player=focus_player,
-                  players_by_id=players_by_id, max_pages=max_pages)
+                  players_by_id=players_by_id, max_pages=max_pages, summarize=summarize)
     if jobs > 1 and not keep_reports and (keep is None or isinstance(keep, HandFilter)):
         _collect_in_processes(c, paths, jobs, keep=keep, ruleset=ruleset, issues=issues,
                               progress=progress)
@@ -589,8 +560,8 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
                                    progress=progress):
         if keep is None or keep(report):
             c.add(report)
-            if keep_pages and len(c.hands) >= COMPACT_EVERY:
-                c.compact()  # the report keeps every hand: as frames, not dicts
+            if (keep_pages or summarize) and len(c.hands) >= COMPACT_EVERY:
+                c.compact()  # the report: frames or the dashboard's sums, not dicts
     return c
 
 

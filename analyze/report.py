@@ -20,17 +20,12 @@ from typing import Any
 
 import jinja2
 import plotly.graph_objects as go
-import polars as pl
 from plotly.offline import get_plotlyjs
 
+from analyze.dashboard import Dashboard
 from analyze.handview import card_labels, dumps, encode, match_of_slug, page_json, page_slug
 from analyze.metrics import (
     Collector,
-    auction_summary,
-    bid_accuracy,
-    player_summary,
-    team_summary,
-    violations_by_rule,
 )
 from gamelog.cards import CARD_TOKENS
 from gamelog.jsonl import atomic_output
@@ -83,7 +78,9 @@ LABELS = {
         "decisions": "decisions", "inaccuracies": "inaccuracies", "mistakes": "mistakes",
         "blunders": "blunders", "inaccuracy": "inaccuracy", "mistake": "mistake",
         "blunder": "blunder", "better": "better", "points_lost": "points",
-        "burial": "Kitty burial", "auction_review": "Auction review", "pass": "pass",
+        "burial": "Kitty burial", "first_of": "the first {n} of {m}",
+        "export_for_all": "shengji export gives every hand",
+        "auction_review": "Auction review", "pass": "pass",
         "bid": "bid", "as_declarer": "defenders' points with this seat declaring, about",
         "best_choice": "best", "dang_lost": "档 given away",
     },
@@ -121,7 +118,9 @@ LABELS = {
         "review": "复盘评估", "review_note": "估计，不是裁决 (docs/review.md)", "accuracy": "准确度",
         "decisions": "决策", "inaccuracies": "欠佳", "mistakes": "失误", "blunders": "大错",
         "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错", "better": "更好",
-        "points_lost": "分", "burial": "扣底", "auction_review": "叫分评估", "pass": "不叫",
+        "points_lost": "分", "burial": "扣底", "first_of": "前 {n} / 共 {m}",
+        "export_for_all": "全部牌局请用 shengji export",
+        "auction_review": "叫分评估", "pass": "不叫",
         "bid": "叫", "as_declarer": "若此家坐庄，闲家约得", "best_choice": "最佳",
         "dang_lost": "档损失",
     },
@@ -181,125 +180,97 @@ def chart_text(text: object) -> str:
     return html.escape(str(text), quote=False) if text is not None else ""
 
 
-def dashboard_charts(frames: dict[str, pl.DataFrame], lang: str) -> list[Chart]:
+def dashboard_charts(dash: Dashboard, lang: str) -> list[Chart]:
+    """The dashboard's charts, from what :class:`~analyze.dashboard.Dashboard` gathered."""
     L = LABELS[lang]
     charts: list[Chart] = []
-    hands = frames["hands"]
-    if not hands.is_empty():
+    if dash.n_hands:
         fig = go.Figure()
-        levels = _levels(hands, frames["matches"])
-        for (match, team), rows in levels.items():
+        for (match, team), rows in dash.level_series().items():
             fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[r[1] for r in rows],
                                      mode="lines+markers",
                                      name=chart_text(f"{match} · team {team}")))
-        fig.update_layout(title=L["chart_levels"], xaxis_title=L["hand"],
+        fig.update_layout(title=_capped(L["chart_levels"], len(dash.levels),
+                                        _match_count(dash), L),
+                          xaxis_title=L["hand"],
                           yaxis={"title": L["level"], "tickvals": list(range(13)),
                                  "ticktext": [*"23456789", "10", "J", "Q", "K", "A"]})
         charts.append(Chart(fig))
         # one histogram per ruleset: a four-deck hand's 400 points and a biaofen hand's 200
-        # are not one distribution
-        for ruleset in sorted(hands["ruleset"].drop_nulls().unique().to_list()):
-            pts = hands.filter(pl.col("ruleset") == ruleset)["defender_points"].drop_nulls()
-            if pts.is_empty():
-                continue
-            title = L["chart_distribution"] + (f" · {ruleset}" if hands["ruleset"].n_unique() > 1
+        # are not one distribution (counts per value, summed into the bins)
+        for ruleset in sorted(dash.histograms):
+            counts = sorted(dash.histograms[ruleset].items())
+            title = L["chart_distribution"] + (f" · {ruleset}" if len(dash.matches) > 1
                                                else "")
-            charts.append(Chart(go.Figure(go.Histogram(x=pts.to_list(), nbinsx=20))
-                                .update_layout(title=chart_text(title),
-                                               xaxis_title=L["defenders_points"])))
-    summary = player_summary(frames)
-    if not summary.is_empty():
-        names = [chart_text(p) for p in summary["player"].to_list()]
-        charts.append(Chart(go.Figure(go.Bar(x=names,
-                                             y=summary["tricks_won"].to_list())).update_layout(
+            charts.append(Chart(go.Figure(go.Histogram(
+                x=[v for v, _ in counts], y=[n for _, n in counts], histfunc="sum",
+                nbinsx=20)).update_layout(title=chart_text(title),
+                                          xaxis_title=L["defenders_points"])))
+    players = dash.player_table(by_ruleset=True)
+    if players:
+        won: dict[str, int] = {}
+        captured: dict[str, dict[str, int]] = {}
+        for row in players:
+            won[row["player"]] = won.get(row["player"], 0) + row["tricks_won"]
+            if row["points_captured"]:
+                captured.setdefault(row["ruleset"], {})[row["player"]] = row["points_captured"]
+        names = sorted(won)
+        charts.append(Chart(go.Figure(go.Bar(x=[chart_text(p) for p in names],
+                                             y=[won[p] for p in names])).update_layout(
             title=L["chart_tricks"])))
         fig = go.Figure()
-        captured = _captured_by_ruleset(frames)
-        for ruleset, rows in captured.items():
+        for ruleset, rows in sorted(captured.items()):
             fig.add_trace(go.Bar(x=[chart_text(p) for p in rows], y=list(rows.values()),
                                  name=chart_text(ruleset)))
         fig.update_layout(title=L["chart_capture"], barmode="stack",
                           showlegend=len(captured) > 1)
         charts.append(Chart(fig))
-    auctions = frames.get("auctions")
-    if auctions is not None and not auctions.is_empty():
-        played = auctions.filter(pl.col("defender_points").is_not_null())
-        bids = played["winning_bid"].to_list()
-        fig = go.Figure(go.Scatter(x=bids, y=played["defender_points"].to_list(),
-                                   mode="markers",
-                                   text=[chart_text(p) for p in played["declarer_player"].to_list()],
+    if dash.scatter:
+        bids = [b for b, _, _ in dash.scatter]
+        fig = go.Figure(go.Scatter(x=bids, y=[p for _, p, _ in dash.scatter], mode="markers",
+                                   text=[chart_text(d) for _, _, d in dash.scatter],
                                    name=L["defenders_points"], marker={"opacity": 0.6}))
-        if bids:
-            fig.add_trace(go.Scatter(x=[min(bids), max(bids)], y=[min(bids), max(bids)],
-                                     mode="lines", name="bid = points",
-                                     line={"dash": "dot", "color": "#c0392b"}))
-        fig.update_layout(title=L["chart_bids"], xaxis_title=L["winning_bid"],
-                          yaxis_title=L["defenders_points"])
+        fig.add_trace(go.Scatter(x=[min(bids), max(bids)], y=[min(bids), max(bids)],
+                                 mode="lines", name="bid = points",
+                                 line={"dash": "dot", "color": "#c0392b"}))
+        fig.update_layout(title=_capped(L["chart_bids"], len(dash.scatter),
+                                        dash.auction["played"], L),
+                          xaxis_title=L["winning_bid"], yaxis_title=L["defenders_points"])
         charts.append(Chart(fig))
-    race = hands.filter(pl.col("scores").is_not_null()) if not hands.is_empty() else hands
-    if not race.is_empty():  # 打万分: each team's running score, hand by hand
+    race = dash.race_series()
+    if race:  # 打万分: each team's running score, hand by hand
         fig = go.Figure()
-        for match in race["match"].unique(maintain_order=True).to_list():
-            rows = race.filter(pl.col("match") == match).sort("hand")
+        for match, rows in race.items():
             for team in (0, 1):
                 fig.add_trace(go.Scatter(
-                    x=rows["hand"].to_list(), y=[s[team] for s in rows["scores"].to_list()],
+                    x=[h for h, _ in rows], y=[s[team] for _, s in rows],
                     mode="lines+markers", name=chart_text(f"{match} · team {team}")))
         fig.add_hline(y=10_000, line_dash="dot", line_color="#c0392b")
-        fig.update_layout(title=L["chart_race"], xaxis_title=L["hand"], yaxis_title=L["score"])
+        fig.update_layout(title=_capped(L["chart_race"], len(race),
+                                        len(dash.matches.get("wanfen", ())), L),
+                          xaxis_title=L["hand"], yaxis_title=L["score"])
         charts.append(Chart(fig))
-    awards = (hands.filter(pl.col("kitty_award").is_not_null() & (pl.col("ruleset") == "wanfen"))
-              if not hands.is_empty() else hands)
-    if not awards.is_empty():
-        fig = go.Figure(go.Bar(
-            x=[chart_text(f"{m} #{h}") for m, h in zip(awards["match"].to_list(),
-                                                       awards["hand"].to_list(), strict=True)],
-            y=awards["kitty_award"].to_list()))
+    if dash.awards:
+        fig = go.Figure(go.Bar(x=[chart_text(f"{m} #{h}") for m, h, _ in dash.awards],
+                               y=[a for _, _, a in dash.awards]))
         fig.update_layout(title=L["chart_awards"], yaxis_title=L["award"])
         charts.append(Chart(fig))
-    rules = violations_by_rule(frames)
-    if not rules.is_empty():
-        charts.append(Chart(go.Figure(go.Bar(x=rules["count"].to_list(),
-                                             y=[chart_text(r) for r in rules["rule"].to_list()],
+    rules = dash.rule_counts()
+    if rules:
+        charts.append(Chart(go.Figure(go.Bar(x=[n for _, n in rules],
+                                             y=[chart_text(r) for r, _ in rules],
                                              orientation="h"))
                             .update_layout(title=L["chart_rules"])))
     return charts
 
 
-def _captured_by_ruleset(frames: dict[str, pl.DataFrame]) -> dict[str, dict[str, int]]:
-    """ruleset -> player -> points captured as a defender (stacked per ruleset, not summed)."""
-    tricks = frames["tricks"].filter(pl.col("winner_side") == "defenders")
-    if tricks.is_empty():
-        return {}
-    table = tricks.join(frames["hands"].select("match", "hand", "ruleset"),
-                        on=["match", "hand"], how="left").group_by(
-        "ruleset", "winner_player").agg(pl.col("points").sum()).sort("ruleset",
-                                                                      "winner_player")
-    out: dict[str, dict[str, int]] = {}
-    for row in table.iter_rows(named=True):
-        out.setdefault(row["ruleset"] or "?", {})[row["winner_player"]] = row["points"]
-    return out
+def _match_count(dash: Dashboard) -> int:
+    return sum(len(v) for v in dash.matches.values())
 
 
-LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "NT"]
-
-
-def _levels(hands: pl.DataFrame, matches: pl.DataFrame) -> dict[tuple[str, int], list]:
-    """(match, team) -> [(hand, level index)] from the start levels and each level change."""
-    start = {r["match"]: r["start_levels"] for r in matches.iter_rows(named=True)}
-    out: dict[tuple[str, int], list] = {}
-    current: dict[str, list[int]] = {}
-    for row in hands.sort(["match", "hand"]).iter_rows(named=True):
-        m = row["match"]
-        if m not in current:
-            lv = start.get(m) or ["2", "2"]
-            current[m] = [LEVELS.index(x) if x in LEVELS else 0 for x in lv]
-        for team, value in enumerate(current[m]):
-            out.setdefault((m, team), []).append((row["hand"], value))
-        change = row["level_change"] or []
-        current[m] = [min(v + (change[i] if i < len(change) else 0), 12)
-                      for i, v in enumerate(current[m])]
-    return out
+def _capped(title: str, shown: int, total: int, L: dict[str, str]) -> str:
+    """A chart's title, saying so when it draws only the first of its matches or hands."""
+    return title if shown >= total else f"{title} ({L['first_of'].format(n=shown, m=total)})"
 
 
 def _viewer_js() -> str:
@@ -334,26 +305,6 @@ def _hand_pages(collector: Collector, reviews: dict[str, Any] | None = None
     return out
 
 
-def players_by_ruleset(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
-    """The player table; over several rulesets, one row per player and ruleset (a column
-    ``ruleset``), since points and tricks of different games do not add up."""
-    hands = frames["hands"]
-    rulesets = sorted(hands["ruleset"].drop_nulls().unique().to_list()) if not hands.is_empty() \
-        else []
-    if len(rulesets) <= 1:
-        return player_summary(frames)
-    parts = []
-    for ruleset in rulesets:
-        keys = hands.filter(pl.col("ruleset") == ruleset).select("match", "hand")
-        part = {name: (frame.join(keys, on=["match", "hand"], how="semi")
-                       if {"match", "hand"} <= set(frame.columns) else frame)
-                for name, frame in frames.items()}
-        table = player_summary(part)
-        if not table.is_empty():
-            parts.append(table.select(pl.lit(ruleset).alias("ruleset"), pl.all()))
-    return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
-
-
 def _review_table(collector: Collector, reviews: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Per player accuracy over the reviewed hands (the report's player labels)."""
     if not reviews:
@@ -362,21 +313,6 @@ def _review_table(collector: Collector, reviews: dict[str, Any] | None) -> list[
 
     return player_accuracy((reviews[slug], names) for slug, _, names in collector.pages
                            if slug in reviews)
-
-
-def ruleset_summary(frames: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
-    """Per ruleset: matches, hands, mean defenders' points, how often the declarer kept the
-    deal, violations (a four-deck hand's points and a biaofen hand's are not one figure)."""
-    hands = frames["hands"]
-    if hands.is_empty():
-        return []
-    return hands.group_by("ruleset").agg(
-        pl.col("match").n_unique().alias("matches"),
-        pl.len().alias("hands"),
-        pl.col("defender_points").mean().alias("mean_points"),
-        pl.col("declarer_kept_deal").mean().alias("kept"),
-        pl.col("violations").sum().alias("violations"),
-    ).sort("ruleset").to_dicts()
 
 
 def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = "en",
@@ -390,13 +326,11 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     """
     env = _templates()
     Chart.counter = 0  # chart ids count from 1 in every report: the same input, the same bytes
-    frames = collector.frames()
+    dash = collector.dashboard_so_far()
     L = LABELS[lang]
     out = Path(output)
     as_dir = is_directory_output(output)
-    summary = players_by_ruleset(frames)
-    hands = frames["hands"]
-    rulesets = sorted(frames["matches"]["ruleset"].drop_nulls().unique().to_list()) or ["?"]
+    rulesets = dash.rulesets_seen or ["?"]
     stamp = {
         "version": tool_version(), "rulesets": ", ".join(rulesets),
         "generated": _now().strftime("%Y-%m-%d %H:%M UTC"),
@@ -409,20 +343,19 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     common = {"L": L, "lang": lang, "stamp": stamp, "title": title or L["title"],
               "anonymized": collector.anonymize, "config_json": dumps(config)}
     dashboard = {
-        "charts": dashboard_charts(frames, lang),
-        "players": summary.to_dicts() if not summary.is_empty() else [],
-        "teams": team_summary(frames).to_dicts() if not hands.is_empty() else [],
-        "hands": hands.select(["match", "hand", "ruleset", "declarer_player", "trump", "level",
-                               "defender_points", "violations"]).to_dicts()
-        if not hands.is_empty() else [],
-        "rulesets": ruleset_summary(frames),
-        "n_hands": hands.height,
-        "n_clean": hands.filter((pl.col("violations") == 0) & (pl.col("record_issues") == 0))
-        .height if not hands.is_empty() else 0,
-        "n_violations": frames["violations"].height,
-        "bid_players": bid_accuracy(frames).to_dicts(),
-        "bid_sizes": bid_accuracy(frames, by="winning_bid").to_dicts(),
-        "auction": auction_summary(frames),
+        "charts": dashboard_charts(dash, lang),
+        "players": dash.player_table(),
+        "teams": dash.team_table(),
+        "hands": dash.hands,
+        "hands_note": (L["first_of"].format(n=len(dash.hands), m=dash.n_hands)
+                       if len(dash.hands) < dash.n_hands else None),
+        "rulesets": dash.ruleset_table(),
+        "n_hands": dash.n_hands,
+        "n_clean": dash.n_clean,
+        "n_violations": dash.n_violations,
+        "bid_players": dash.bid_table("bid_players"),
+        "bid_sizes": dash.bid_table("bid_sizes"),
+        "auction": dash.auction_summary(),
         "review": _review_table(collector, reviews),
     }
     anchors = {slug for slug, _ in pages}

@@ -4,6 +4,7 @@ validate and export with their peak memory.
     python bench/scale_speed.py                      # 20,000 hands: the -j 1 / -j 2 / Ray table
     python bench/scale_speed.py --million            # ... and validate + export of 1,000,000
     python bench/scale_speed.py --only-million       # the 1,000,000-hand runs alone
+    python bench/scale_speed.py --report-memory      # report's peak memory at 5,000 to 320,000
 
 Inputs are the simulated two-deck hands of bench/validate_speed.py (bench/data/sim-2deck-5000.jsonl,
 made on first use), replicated under new match ids. Each run is `shengji ...` in a fresh
@@ -82,6 +83,20 @@ def million(tmp: Path) -> None:
               f"{rss:7,} MB peak", flush=True)
 
 
+def report_memory(tmp: Path, sizes: list[int]) -> None:
+    """`shengji report` (one file, 20 hand pages, -j 1 and -j 2) on ever larger inputs: its
+    peak memory should not grow with the hands (the dashboard keeps sums, not rows)."""
+    for hands in sizes:
+        path = BASE if hands == 5000 else replicate(hands)
+        for jobs in ("1", "2"):
+            seconds, rss = timed(["report", str(path), "-o", str(tmp / f"r{hands}-{jobs}.html"),
+                                  "--max-hands", "20", "-j", jobs])
+            size = (tmp / f"r{hands}-{jobs}.html").stat().st_size / 1e6
+            print(f"report {hands:>8,} hands -j {jobs} {seconds:8.1f} s "
+                  f"{hands / seconds:8,.0f} hands/s {rss:6,} MB peak {size:5.1f} MB file",
+                  flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--hands", type=int, default=20_000)
@@ -89,8 +104,13 @@ def main() -> None:
     ap.add_argument("--only-million", action="store_true",
                     help="skip the small table; implies --million")
     ap.add_argument("--no-ray", action="store_true")
+    ap.add_argument("--report-memory", action="store_true",
+                    help="only the report's peak memory at 5,000 to 320,000 hands")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="scale-"))
+    if args.report_memory:
+        report_memory(tmp, [5_000, 20_000, 80_000, 320_000])
+        return
     if not args.only_million:
         small(args.hands, tmp, ray=not args.no_ray)
     if args.million or args.only_million:

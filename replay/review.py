@@ -337,7 +337,7 @@ def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
     maximise = defends(state, seat)
     best = -1.0 if maximise else 1e9
     a, b = alpha, beta
-    for cards in choices(state, seat):
+    for cards in merge_touching(state, seat, choices(state, seat)):
         child = clone(state)
         apply_play(child, seat, cards)
         value = solve(child, table, a, b)
@@ -357,6 +357,42 @@ def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
     else:
         table[key] = (best, best)
     return int(best)
+
+
+def merge_touching(state: HandReplay, seat: int, plays: list[list[int]]) -> list[list[int]]:
+    """``plays`` without the single cards that play exactly like a lower one the seat also
+    holds (every card known): touching cards of one suit and class, worth the same points,
+    one copy each in the seat's hand, with no card of another seat's holding or of the trick
+    on the table ranking between them or level with them. The lowest of each run stays.
+    Not for 打万分, whose patterns read suits and ranks beyond the order."""
+    order = state.order
+    assert order is not None
+    if state.rules.pattern_kinds or sum(len(p) == 1 for p in plays) < 2:
+        return plays
+    power, klass, points = order.power, order.klass, state.points_table
+    held = state.held[seat]
+    live: dict[int, list[int]] = {}  # class -> powers of the cards that could come between
+    for o in range(state.players):
+        if o != seat:
+            for c in range(54):
+                if state.held[o][c]:
+                    live.setdefault(klass[c], []).append(power[c])
+    if state.trick is not None:
+        for p in state.trick.plays:
+            for c in p.cards:
+                live.setdefault(klass[c], []).append(power[c])
+    singles = sorted((p[0] for p in plays if len(p) == 1 and held[p[0]] == 1),
+                     key=lambda c: (klass[c], power[c]))
+    dropped: set[int] = set()
+    low = None
+    for c in singles:
+        if low is not None and klass[c] == klass[low] and Card(c).suit == Card(low).suit \
+                and points[c] == points[low] and not any(
+                    power[low] <= q <= power[c] for q in live.get(klass[c], ())):
+            dropped.add(c)
+            continue
+        low = c
+    return [p for p in plays if not (len(p) == 1 and p[0] in dropped)]
 
 
 def brute_force(state: HandReplay) -> int:

@@ -595,7 +595,8 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
         collector = collect(list(paths), anonymize=anonymize, keep_pages=True, issues=issues,
                             ruleset=ruleset, with_plays=False, jobs=_cores(jobs), progress=tick,
                             keep=_hand_filter(matches, hand_range, player, violations_only),
-                            focus_player=player, players_by_id=True, max_pages=max_hands)
+                            focus_player=player, players_by_id=True, max_pages=max_hands,
+                            summarize=True)
     reviews = None
     if review:  # the hands the report shows, each decision valued (docs/review.md)
         from analyze.handview import page_slug

@@ -60,6 +60,33 @@ def test_exact_search_agrees_with_brute_force(name, players, decks):
     assert checked >= POSITIONS
 
 
+def test_touching_cards_are_merged_only_when_they_play_alike():
+    """The exact search tries one of a run of touching equivalent cards (same suit, class and
+    points, one copy each, nothing of another seat's or of the trick between): the merge
+    happens often on small positions (and the search still agrees with brute force above),
+    never keeps a card that differs in points, and keeps every non-single play."""
+    from gamelog.cards import Card
+    from replay.review import merge_touching
+
+    rng = random.Random(11)
+    merged = 0
+    for i in range(400):
+        state = small_position(rng, "tractor", 4, 2, cards=3 + i % 3)
+        seat = state.leader
+        plays = choices(state, seat)
+        kept = merge_touching(state, seat, plays)
+        gone = [p for p in plays if p not in kept]
+        merged += bool(gone)
+        assert all(len(p) == 1 for p in gone)
+        order = state.order
+        for (c,) in gone:  # a lower single of the same suit, class and points stays
+            assert any(len(k) == 1 and order.klass[k[0]] == order.klass[c]
+                       and Card(k[0]).suit == Card(c).suit
+                       and state.points_table[k[0]] == state.points_table[c]
+                       and order.power[k[0]] < order.power[c] for k in kept)
+    assert merged > 40
+
+
 def test_choices_are_distinct_and_legal():
     rng = random.Random(3)
     for _ in range(50):

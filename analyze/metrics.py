@@ -117,6 +117,8 @@ class Collector:
                 self.raw_keys.setdefault(found, None)
             else:
                 found = self.label(*who)
+            if len(self._players) >= _PLAYER_CACHE:  # a cache: a label is the same made again
+                self._players.clear()
             self._players[key] = found
         return found
 
@@ -564,6 +566,10 @@ def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
                 c.compact()  # the report: frames or the dashboard's sums, not dicts
     return c
 
+
+_PLAYER_CACHE = 1 << 16
+"""Seats whose labels are cached (per match and seat); past it the cache starts again, so an
+export of many matches holds no more."""
 
 COMPACT_EVERY = 500
 """Hands between two :meth:`Collector.compact` of the report's collector."""

@@ -62,8 +62,9 @@ def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
                                                                       compression="zstd")
                         held = pending.setdefault(name, [])
                         held.append(table.cast(writer.schema))
-                        if sum(t.num_rows for t in held) >= GROUP_ROWS:
-                            pending[name] = _write_groups(writer, held, final=False)
+                        if sum(t.num_rows for t in held) >= group_rows(name):
+                            pending[name] = _write_groups(writer, held, final=False,
+                                                          rows=group_rows(name))
                         elif len(held) >= COMPACT_SLICES:
                             # a slice read from a worker's IPC shares that whole message's
                             # memory: copied together into compact buffers, the rows waiting
@@ -71,7 +72,7 @@ def write_tables(slices: Iterable[Collector | dict[str, pl.DataFrame]],
                             pending[name] = [pa.concat_tables(held).combine_chunks()]
                     counts[name] = counts.get(name, 0) + len(frame)
             for name, held in pending.items():
-                _write_groups(writers[name], held, final=True)
+                _write_groups(writers[name], held, final=True, rows=group_rows(name))
         finally:
             for writer in writers.values():
                 writer.close()
@@ -86,16 +87,25 @@ COMPACT_SLICES = 16
 GROUP_ROWS = 100_000
 """Rows per Parquet row group of an export: fixed, so that the files are the same bytes however
 the rows arrived (one process or several)."""
+WIDE_GROUP_ROWS = 20_000
+"""Rows per row group of the tables with a row per hand or per match (``hands``, ``matches``,
+``auctions``): their rows are wide and few, and the rows waiting for a full group are the
+export's largest buffer (100,000 hands' rows held about 100 MB)."""
 
 
-def _write_groups(writer: Any, held: list[Any], *, final: bool) -> list[Any]:
+def group_rows(table: str) -> int:
+    """Rows per Parquet row group of an export table."""
+    return WIDE_GROUP_ROWS if table in ("hands", "matches", "auctions") else GROUP_ROWS
+
+
+def _write_groups(writer: Any, held: list[Any], *, final: bool, rows: int) -> list[Any]:
     """Write whole row groups of ``held`` (the rest too when ``final``); returns what is left."""
     import pyarrow as pa
 
     table = pa.concat_tables(held) if len(held) > 1 else held[0]
-    whole = table.num_rows if final else table.num_rows - table.num_rows % GROUP_ROWS
+    whole = table.num_rows if final else table.num_rows - table.num_rows % rows
     if whole:
-        writer.write_table(table.slice(0, whole), row_group_size=GROUP_ROWS)
+        writer.write_table(table.slice(0, whole), row_group_size=rows)
     return [] if final else [table.slice(whole)]
 
 

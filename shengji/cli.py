@@ -648,7 +648,7 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
 
     Parquet by default (CSV with --csv, list columns joined by spaces); schemas in
     docs/export.md. --review adds a decisions table (every decision's value, best
-    alternative, swing and mark: docs/review.md).
+    alternative, swing and mark: docs/review.md) and, in 标分, a bids table.
     """
     from analyze.export import collector_slices, write_tables
     from analyze.metrics import playable_reports

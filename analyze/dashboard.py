@@ -207,10 +207,14 @@ class Dashboard:
     def player_table(self, *, by_ruleset: bool | None = None) -> list[dict[str, Any]]:
         """The player table: over several rulesets one row per player and ruleset (points and
         tricks of different games do not add up), else one row per player."""
+        return self.player_frame(by_ruleset=by_ruleset).to_dicts()
+
+    def player_frame(self, *, by_ruleset: bool | None = None) -> pl.DataFrame:
+        """:meth:`player_table` as a frame (empty when no trick was played)."""
         merged = self._merge("players")
         totals = self._merge("tricks")
         if merged is None or totals is None or totals["tricks"].sum() == 0:
-            return []
+            return pl.DataFrame()
         split = len(self.rulesets_seen) > 1 if by_ruleset is None else by_ruleset
         if not split:
             merged = merged.group_by("player").agg(pl.col(c).sum() for c in _PLAYER_SUMS)
@@ -225,16 +229,20 @@ class Dashboard:
             pl.when(pl.col("hands_declared") > 0)
             .then(pl.col("declarer_kept") / pl.col("hands_declared")).otherwise(None)
             .alias("declarer_success"),
-        ).drop("tricks").sort(order).to_dicts()
+        ).drop("tricks").sort(order)
 
     def team_table(self) -> list[dict[str, Any]]:
+        return self.team_frame().to_dicts()
+
+    def team_frame(self) -> pl.DataFrame:
+        """Per fixed team (seat % 2): hands declared, kept, mean points conceded."""
         merged = self._merge("teams")
         if merged is None or merged.is_empty():
-            return []
+            return pl.DataFrame()
         return merged.select(
             "declarer_team", "hands_declared", "kept",
             _mean("defender_points_sum", "defender_points_n", "mean_points_conceded"),
-        ).sort("declarer_team").to_dicts()
+        ).sort("declarer_team")
 
     def ruleset_table(self) -> list[dict[str, Any]]:
         merged = self._merge("rulesets")
@@ -250,16 +258,21 @@ class Dashboard:
             "violations").sort("ruleset").to_dicts()
 
     def bid_table(self, name: str) -> list[dict[str, Any]]:
+        return self.bid_frame(name).to_dicts()
+
+    def bid_frame(self, name: str) -> pl.DataFrame:
+        """Winning bids against the points taken, per declarer (``bid_players``) or per bid
+        (``bid_sizes``): hands, made rate, mean margin and absolute error, mean bid."""
         merged = self._merge(name)
         if merged is None or merged.is_empty():
-            return []
+            return pl.DataFrame()
         key = merged.columns[0]
         return merged.select(
             key, "hands", _mean("made_sum", "made_n", "made_rate"),
             _mean("margin_sum", "margin_n", "mean_margin"),
             _mean("abs_sum", "margin_n", "mean_abs_error"),
             _mean("winning_bid_sum", "winning_bid_n", "mean_bid"),
-        ).sort(key).to_dicts()
+        ).sort(key)
 
     def auction_summary(self) -> dict[str, Any]:
         a = self.auction

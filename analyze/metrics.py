@@ -471,10 +471,9 @@ def player_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """Per player over all hands: tricks won and their share, points captured as a defender and
     conceded as a declarer, leads, throws tried and stood, hands declared and kept, kitties
     lost as declarer, violations; with the ``plays`` table, plays and leads counted from it."""
-    rows = _dashboard(frames).player_table(by_ruleset=False)
-    if not rows:
-        return pl.DataFrame()
-    out = pl.DataFrame(rows)
+    out = _dashboard(frames).player_frame(by_ruleset=False)
+    if out.is_empty():
+        return out
     plays = frames["plays"]
     if not plays.is_empty():
         counted = plays.group_by("player").agg(pl.len().cast(pl.Int64).alias("plays"),
@@ -488,7 +487,7 @@ def player_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
 
 def team_summary(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """Per fixed team (seat % 2): hands declared, kept, points captured as defenders."""
-    return pl.DataFrame(_dashboard(frames).team_table())
+    return _dashboard(frames).team_frame()
 
 
 def bid_accuracy(frames: dict[str, pl.DataFrame], by: str = "declarer_player") -> pl.DataFrame:
@@ -496,7 +495,7 @@ def bid_accuracy(frames: dict[str, pl.DataFrame], by: str = "declarer_player") -
     ``by="winning_bid"``): hands, how often the bid was made, the mean margin (bid minus points)
     and the mean absolute error."""
     name = {"declarer_player": "bid_players", "winning_bid": "bid_sizes"}[by]
-    return pl.DataFrame(_dashboard(frames).bid_table(name))
+    return _dashboard(frames).bid_frame(name)
 
 
 def auction_summary(frames: dict[str, pl.DataFrame]) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from typing import Any
 
 import polars as pl
 
+from replay.engine import LEVEL_ORDER
+
 HAND_ROWS = 5_000
 """Hands listed in the dashboard's hand table (the first ones)."""
 SERIES = 30
@@ -26,7 +28,7 @@ POINTS = 2_000
 _MERGE_EVERY = 16
 """Partial tables merged into one every so many slices."""
 
-LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "NT"]
+LEVELS = [*LEVEL_ORDER, "NT"]
 _PLAYER_SUMS = ("leads", "tricks_won", "points_captured", "throws_tried", "throws_stood",
                 "hands_declared", "declarer_kept", "kitties_lost", "points_conceded",
                 "violations")

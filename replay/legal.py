@@ -53,6 +53,29 @@ def beaten_by_others(state: HandReplay, seat: int, unit: Unit, klass: int) -> bo
                for o in range(state.players) if o != seat)
 
 
+def failing_units(state: HandReplay, seat: int, cards: list[int]) -> list[Unit]:
+    """The units of a lead that another seat's known cards beat, when the lead is a throw
+    (several units of one suit, not a special pattern); empty when it stands or is no throw.
+    The play the rules then force is :func:`forced_unit` of them."""
+    from replay.units import decompose
+
+    order = state.order
+    assert order is not None
+    if len(cards) < 2:
+        return []
+    parts = decompose(cards, order)
+    if len(parts) < 2 or (len(cards) >= 4 and state.rules.special_lead(cards, order) is not None):
+        return []
+    klass = order.klass[cards[0]]
+    return [u for u in parts if beaten_by_others(state, seat, u, klass)]
+
+
+def forced_unit(failing: list[Unit]) -> Unit:
+    """The unit a failed throw is played as: its lowest failing unit (the smaller of two that
+    start as low)."""
+    return min(failing, key=lambda u: (u.low, u.size))
+
+
 def legal_leads(state: HandReplay, seat: int, *, max_throw_units: int = 4) -> list[Lead]:
     """Every single-unit lead, and throws of up to ``max_throw_units`` units: the standing ones
     and those that would fail (marked ``stands=False``)."""

@@ -18,7 +18,7 @@ only where that play changes what follows (common random numbers with no noise o
 from __future__ import annotations
 
 from replay.engine import HandReplay, play_strength
-from replay.legal import FollowSpec, follow_spec, units_in
+from replay.legal import FollowSpec, failing_units, follow_spec, units_in
 from replay.order import TRUMP
 from replay.units import Unit, beats_unit, best_value, decompose
 
@@ -57,7 +57,6 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
     rules = state.rules
     points = state.points_table
     opponents = _opponents(state, seat)
-    others = [o for o in range(state.players) if o != seat]
     defender = not state.team_side(seat)
     best: tuple[float, list[int]] | None = None
 
@@ -83,10 +82,7 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
                     for c in u.cards:
                         left[c] -= u.width
                     throw.extend(u.all_cards())
-            parts = decompose(throw, order)
-            if len(parts) >= 2 and not any(
-                    beats_unit(state.class_holding(o, klass), order, u) is not None
-                    for o in others for u in parts):
+            if len(decompose(throw, order)) >= 2 and not failing_units(state, seat, throw):
                 offer(6.0 + len(throw) / 10, throw)
         count = sum(holding.values())
         for u in units:
@@ -177,7 +173,7 @@ def _threat(state: HandReplay, seats: list[int], kinds: list[tuple[int, int]]
     if trick.special or not seats:
         return None
     k = trick.lead_class
-    n = sum(size for size in (u.size for u in trick.lead_units))
+    n = sum(u.size for u in trick.lead_units)
     out: tuple[int, int] | None = None
     for o in seats:
         suit = state.class_holding(o, k)

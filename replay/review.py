@@ -49,11 +49,10 @@ from gamelog.model import (
 )
 from replay.agents import Agent, HeuristicAgent
 from replay.engine import HandReplay, TrickPlay, _state_of
-from replay.legal import follow_spec, legal_leads
+from replay.legal import failing_units, follow_spec, forced_unit, legal_leads
 from replay.order import CLASS_NAMES
 from replay.order import TRUMP as TRUMP_CLASS
 from replay.playout import greedy_play
-from replay.units import beats_unit, decompose
 
 MARKS = (("blunder", 40), ("mistake", 20), ("inaccuracy", 10))
 """Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
@@ -239,19 +238,13 @@ def apply_play(state: HandReplay, seat: int, cards: list[int]) -> None:
     assert order is not None
     match, number = state.hand.match, state.hand.number
     trick = state.trick
-    if (trick is None or not trick.plays) and len(cards) > 1:
-        parts = decompose(cards, order)
-        klass = order.klass[cards[0]]
-        special = len(cards) >= 4 and state.rules.special_lead(cards, order) is not None
-        if len(parts) > 1 and not special:
-            failing = [u for u in parts
-                       if any(beats_unit(state.class_holding(o, klass), order, u) is not None
-                              for o in range(state.players) if o != seat)]
-            if failing:
-                _SEQ += 1
-                state.apply(ThrowFail(match=match, hand=number, seq=_SEQ, seat=seat,
-                                      cards=[CARD_TOKENS[c] for c in cards]))
-                cards = min(failing, key=lambda u: (u.low, u.size)).all_cards()
+    if trick is None or not trick.plays:
+        failing = failing_units(state, seat, cards)
+        if failing:
+            _SEQ += 1
+            state.apply(ThrowFail(match=match, hand=number, seq=_SEQ, seat=seat,
+                                  cards=[CARD_TOKENS[c] for c in cards]))
+            cards = forced_unit(failing).all_cards()
     _SEQ += 1
     state.apply(Play(match=match, hand=number, seq=_SEQ, seat=seat,
                      cards=[CARD_TOKENS[c] for c in cards]))
@@ -625,10 +618,11 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     if len(options) <= 1:
         return None  # forced: nothing to decide
     lead = state.trick is None or not state.trick.plays
+    spec = None if lead else follow_spec(state, seat)
     if made_ints not in options:
         if lead and len({order.klass[c] for c in made_ints}) != 1:
             return None  # an illegal lead: the validator's business, not a decision
-        if not lead and not follow_spec(state, seat).contains(made_ints):
+        if spec is not None and not spec.contains(made_ints):
             return None  # an illegal follow: likewise
         options.append(made_ints)  # a failing throw, or a follow outside the ones drawn
     others = [o for o in options if o != made_ints]
@@ -639,9 +633,8 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
 
     agent = HeuristicAgent(random.Random(rng.randrange(1 << 30)))
     view = _view(state, seat, order)
-    likely = [agent.lead(view)] if lead else [agent.follow(view, follow_spec(state, seat)),
-                                                follow_spec(state, seat).lowest(
-                                                    lambda c: (Card(c).points, order.power[c]))]
+    likely = [agent.lead(view)] if spec is None else [
+        agent.follow(view, spec), spec.lowest(lambda c: (Card(c).points, order.power[c]))]
     if not any(state.hidden):  # every holding known: the rollout player's own choice too
         likely.insert(0, greedy_play(state, seat))
     for cards in reversed(likely):
@@ -806,10 +799,9 @@ def _decide_bid(state: HandReplay, ev: Bid | Pass, budget: Budget, rng: random.R
     rows: list[list[float]] = []
     points: list[int] = []
     for _ in range(4 * budget.samples):
-        world_rng = random.Random(rng.randrange(1 << 30))
-        got = _bid_playout(state, seat, seat, top, random.Random(world_rng.random()))
-        passed = _bid_playout(state, seat, holder, state.contract or 80,
-                              random.Random(world_rng.random())) \
+        deal = rng.randrange(1 << 30)  # the same deal for the seat declaring and for the pass
+        got = _bid_playout(state, seat, seat, top, random.Random(deal))
+        passed = _bid_playout(state, seat, holder, state.contract or 80, random.Random(deal)) \
             if None in bids and holder is not None else None
         if got is None or (None in bids and passed is None):
             return None
@@ -847,7 +839,7 @@ def _bid_playout(state: HandReplay, viewer: int, declarer: int, bid: int,
     from gamelog.model import Deal
     from replay.agents import SeatView
     from replay.engine import RANK_OF, MatchContext
-    from replay.simulate import _view
+    from replay.simulate import HandBuilder, _view
 
     rules = state.rules
     held = state.held
@@ -865,27 +857,22 @@ def _bid_playout(state: HandReplay, viewer: int, declarer: int, bid: int,
     kitty = pool[i:i + rules.kitty_size()]
     if len(kitty) != rules.kitty_size():
         return None
-    match, number = state.hand.match, state.hand.number
-    world = HandReplay(rules, Hand(match=match, number=number, events=[],
-                                   header=state.hand.header), context=MatchContext())
-    seq = iter(range(1, 1 << 30))
-
-    def add(kind: type[Event], **kw: Any) -> None:
-        world.apply(kind(match=match, hand=number, seq=next(seq), **kw))
-
-    add(HandStart, level="2", first_draw=declarer)
-    add(Deal, holdings=[[CARD_TOKENS[c] for c in h] for h in holdings],
-        kitty=[CARD_TOKENS[c] for c in kitty])
-    add(Bid, seat=declarer, points=bid)
+    b = HandBuilder(rules, state.hand.match, state.hand.number, state.hand.header,
+                    MatchContext())
+    world = b.state
+    b.add(HandStart, level="2", first_draw=declarer)
+    b.add(Deal, holdings=[[CARD_TOKENS[c] for c in h] for h in holdings],
+          kitty=[CARD_TOKENS[c] for c in kitty])
+    b.add(Bid, seat=declarer, points=bid)
     world.close_auction()
     agent = HeuristicAgent(random.Random(0))
     view = SeatView(declarer, rules.players, rules, list(world.held[declarer]), None, declarer,
                     None, [], [0] * 54, 0)
-    add(TrumpChosen, seat=declarer, trump=agent.name_trump(view).value)
-    add(KittyTake, seat=declarer, cards=[CARD_TOKENS[c] for c in kitty])
+    b.add(TrumpChosen, seat=declarer, trump=agent.name_trump(view).value)
+    b.add(KittyTake, seat=declarer, cards=[CARD_TOKENS[c] for c in kitty])
     order = rules.order(world.trump, RANK_OF.get(world.level or "2"))
     buried = agent.bury(_view(world, declarer, order), rules.kitty_size())
-    add(KittyBury, seat=declarer, cards=[CARD_TOKENS[c] for c in buried])
+    b.add(KittyBury, seat=declarer, cards=[CARD_TOKENS[c] for c in buried])
     if not world.start_play() or world.order is None:
         return None
     return play_out(world)

@@ -35,9 +35,9 @@ from gamelog.model import (
 )
 from replay.agents import Agent, HeuristicAgent, SeatView
 from replay.engine import LEVEL_ORDER, RANK_OF, HandReplay, MatchContext, advance_levels
-from replay.legal import beaten_by_others, follow_spec
+from replay.legal import failing_units, follow_spec, forced_unit
 from replay.rulesets.base import Declaration, Ruleset
-from replay.units import beats_unit, decompose
+from replay.units import beats_unit
 
 AgentFactory = Callable[[int, random.Random], Agent]
 NAMES = ["Ann", "Bo", "Chen", "Dee"]
@@ -227,11 +227,8 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
         if st.order is None:
             st.start_play()
         assert st.order is not None
-        parts = decompose(cards, st.order)
         klass = st.order.klass[cards[0]]
-        special = len(cards) >= 4 and rules.special_lead(cards, st.order) is not None
-        failing = [u for u in parts if beaten_by_others(st, leader, u, klass)] \
-            if len(parts) > 1 and not special else []
+        failing = failing_units(st, leader, cards)
         if failing:
             blockers = []
             for u in failing:
@@ -244,8 +241,7 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
                                                 cards=tokens(Card(c) for c in beat.all_cards())))
                         break
             b.add(ThrowFail, seat=leader, cards=tokens(Card(c) for c in cards), blockers=blockers)
-            forced = min(failing, key=lambda u: (u.low, u.size))
-            cards = forced.all_cards()
+            cards = forced_unit(failing).all_cards()
         b.add(Play, seat=leader, cards=tokens(Card(c) for c in cards))
         for k in range(1, players):
             seat = (leader + k) % players

@@ -81,6 +81,14 @@ def progress_option(func: F) -> F:
         help="A progress bar on standard error (default: when it is a terminal).")(func)
 
 
+def review_budget(samples: int) -> Any:
+    """The budget of ``--review`` (report, export): ``samples`` deals a decision, three times
+    as many to confirm a suspected mistake."""
+    from replay.review import Budget
+
+    return Budget(samples=samples, confirm=3 * samples)
+
+
 def review_options(func: F) -> F:
     func = click.option("--review-samples", type=click.IntRange(min=1), default=8,
                         show_default=True,
@@ -600,7 +608,7 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
     reviews = None
     if review:  # the hands the report shows, each decision valued (docs/review.md)
         from analyze.handview import page_slug
-        from replay.review import Budget, review_hands
+        from replay.review import review_hands
 
         shown = {slug for slug, _, _ in collector.pages[:max_hands]}
         with _progress(_show_progress(progress), "reviewing", list(paths)) as tick:
@@ -613,8 +621,7 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
                 return chosen
 
             for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
-                                  budget=Budget(samples=review_samples,
-                                                confirm=3 * review_samples),
+                                  budget=review_budget(review_samples),
                                   jobs=_cores(jobs), keep=keep):
                 tick(1)
                 reviews[page_slug(r.match, r.hand)] = r
@@ -685,12 +692,11 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
             import itertools
 
             from analyze.decisions import decision_slices
-            from replay.review import Budget, review_hands
+            from replay.review import review_hands
 
             def reviews() -> Iterator[Any]:  # the bar's second pass: a hand at a time
                 for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
-                                      budget=Budget(samples=review_samples,
-                                                    confirm=3 * review_samples),
+                                      budget=review_budget(review_samples),
                                       jobs=_cores(jobs)):
                     tick(1)
                     yield r
@@ -772,12 +778,11 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     there: random deals of the cards the player could not see, played out by a
     deterministic rollout player, or an exact search once two cards a seat remain. The swing
     is what the play gave away against the best alternative, from the player's side; 10, 20
-    and 40 points (in a
-    two-deck game, scaled by the deck's points), one standard error clear of the estimate's
-    noise, mark an inaccuracy, a mistake and a blunder. Accuracy per
-    player is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see
-    docs/review.md. Reviewing stops at a hand's first violation. In 标分 each bid and
-    pass is valued too, by the seat's expected settlement (档).
+    and 40 points (in a two-deck game, scaled by the deck's points), one standard error clear
+    of the estimate's noise, mark an inaccuracy, a mistake and a blunder. Accuracy per player
+    is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see docs/review.md.
+    Reviewing stops at a hand's first violation. In 标分 each bid and pass is valued too, by
+    the seat's expected settlement (档).
     """
     from replay.review import Budget, review_hands
 

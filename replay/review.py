@@ -784,6 +784,8 @@ def _decide_bid(state: HandReplay, ev: Bid | Pass, budget: Budget, rng: random.R
     bid, and the pass, is valued by the seat's settlement in 档."""
     rules = state.rules
     seat = ev.seat
+    if not 0 <= seat < rules.players:
+        return None  # no such seat: the validator's business
     made = ev.points if isinstance(ev, Bid) else None
     if (made is not None and rules.check_bid(made, state.contract) is not None) \
             or state.hidden[seat] or state.hand.header is None:

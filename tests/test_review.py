@@ -337,3 +337,19 @@ def test_bids_and_passes_are_reviewed_in_the_command_and_the_export(tmp_path):
     hands = pl.read_parquet(out / "hands.parquet")
     assert bids.height >= hands.height and bids["bid"].null_count() > 0
     assert (bids["swing"] >= 0).all()
+
+
+def test_a_bid_from_no_seat_is_left_to_the_validator():
+    """A record whose auction names a seat that is not at the table is reviewed without a
+    crash: that bid is not a decision (the validator reports it)."""
+    from gamelog.model import Bid
+    from replay.review import review_hand
+
+    state, first = _auction_state("biaofen-3p", 1)
+    hand = state.hand
+    events = [Bid(match=e.match, hand=e.hand, seq=e.seq, seat=9, points=80)
+              if e is first else e for e in hand.events]
+    broken = Hand(match=hand.match, number=hand.number, events=events, header=hand.header)
+    review = review_hand(broken, replay.ruleset_for(hand.header),
+                         budget=Budget(samples=1, confirm=1, bury=False))
+    assert all(b.seat != 9 for b in review.bids)

@@ -342,6 +342,8 @@ def test_the_auction_review_shows_on_a_biaofen_hand(browser, tmp_path):
         keep=lambda h: h.number == 3)}
     review = next(iter(reviews.values()))
     assert len(review.bids) >= 2
+    for other in review.bids:  # the marks are set here, whatever the few deals gave
+        other.mark = None
     bid = next(b for b in review.bids if b.bid is not None)
     bid.mark, bid.swing, bid.best = "blunder", 4.5, None
     out = tmp_path / "auction.html"

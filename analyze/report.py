@@ -28,8 +28,7 @@ from analyze.metrics import (
     Collector,
 )
 from gamelog.cards import CARD_TOKENS
-from gamelog.jsonl import atomic_output
-from gamelog.outputs import check_report_file, owned_directory
+from gamelog.outputs import atomic_output, check_report_file, owned_directory
 
 __all__ = ["LABELS", "match_of_slug", "page_slug", "render"]
 
@@ -414,5 +413,5 @@ def is_directory_output(output: str | os.PathLike[str]) -> bool:
 
 
 def _write(path: Path, text: str) -> None:
-    with atomic_output(path) as f:
+    with atomic_output(path, "report") as f:
         f.write(text.encode())

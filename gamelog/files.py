@@ -18,6 +18,7 @@ import msgspec
 from gamelog import jsonl, notation
 from gamelog.errors import GamelogIOError, RecordError
 from gamelog.model import AnyEvent, Event, Hand, Match, MatchStart
+from gamelog.outputs import atomic_output
 from gamelog.reader import EventDecoder, HandAssembler, HandsSeen, HeaderStore
 
 
@@ -70,6 +71,19 @@ def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     return out
 
 
+def _utf16_hint(file: Path) -> str | None:
+    """What to say of a text file that is UTF-16 (or UTF-32), not UTF-8, else ``None``."""
+    try:
+        with open(file, "rb") as f:
+            head = f.read(4096)
+    except OSError as exc:
+        raise GamelogIOError(f"{file}: cannot open: {exc.strerror or exc}") from None
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head.count(b"\x00") > len(head) // 4 > 0:
+        return ("the file is UTF-16 (or UTF-32) text, not UTF-8; save it as UTF-8 (for example "
+                "iconv -f UTF-16 -t UTF-8 FILE > NEW.sjn)")
+    return None
+
+
 def read(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
@@ -95,11 +109,17 @@ def read(
         try:
             if kind == "text":
                 try:
-                    text = file.read_text(encoding="utf-8-sig")
-                except (OSError, UnicodeDecodeError) as exc:
-                    asm.file_problem(GamelogIOError(f"{file}: cannot read as UTF-8 text: {exc}"))
+                    utf16 = _utf16_hint(file)
+                    if utf16:
+                        raise GamelogIOError(f"{file}: {utf16}")
+                    stream = jsonl.open_binary(file)
+                except GamelogIOError as exc:
+                    asm.file_problem(exc)
                     continue
-                yield from asm.feed(notation.iter_items(text), with_headers=with_headers)
+                with stream:
+                    yield from asm.feed(notation.iter_items(notation.file_lines(stream,
+                                                                                str(file))),
+                                        with_headers=with_headers)
             elif asm.place_kind == "line":
                 try:
                     stream = jsonl.open_binary(file)
@@ -174,7 +194,7 @@ def dump(items: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) ->
         return jsonl.write(items, p)
     if kind == "text":
         events = list(jsonl.flatten(items))
-        with jsonl.atomic_output(p) as out:
+        with atomic_output(p, "notation") as out:
             out.write(notation.dumps(events).encode())
         return len(events)
     return _parquet().write(items, p)

@@ -11,14 +11,13 @@ import gzip
 import os
 import zlib
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import IO, BinaryIO
 
 import msgspec
 
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
 from gamelog.model import Event, Hand, Match
-from gamelog.outputs import clean_stale, temp_name
+from gamelog.outputs import atomic_output
 from gamelog.reader import (
     KEY_BASE,
     EventDecoder,
@@ -219,45 +218,11 @@ def write(events: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) 
     return count
 
 
-class atomic_output:
-    """A binary file written beside ``path`` and moved over it only when the block succeeds.
-
-    A failure to write (a full disk, say) is a :class:`GamelogIOError` naming ``path``; the
-    temporary file is removed, and ``path`` is left as it was. Temporary files of earlier runs
-    that were killed are removed (see :func:`gamelog.outputs.clean_stale`)."""
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self.tmp = temp_name(self.path)
-
-    def __enter__(self) -> BinaryIO:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            clean_stale(self.path)
-            self.file = open(self.tmp, "wb")
-        except OSError as exc:
-            raise GamelogIOError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
-        return self.file
-
-    def __exit__(self, kind, value, tb) -> None:  # type: ignore[no-untyped-def]
-        try:
-            self.file.close()
-            if kind is None:
-                os.replace(self.tmp, self.path)
-        except OSError as exc:
-            self.tmp.unlink(missing_ok=True)
-            raise GamelogIOError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
-        if kind is not None:
-            self.tmp.unlink(missing_ok=True)
-            if issubclass(kind, OSError) and not isinstance(value, GamelogIOError):
-                raise GamelogIOError(
-                    f"{self.path}: cannot write: {value.strerror or value}") from None
-
-
-def write_objects(objects: Iterable[object], path: str | os.PathLike[str]) -> int:
+def write_objects(objects: Iterable[object], path: str | os.PathLike[str],
+                  kind: str = "labels") -> int:
     """Any msgspec-encodable objects as JSON Lines, atomically (labels, reports)."""
     count = 0
-    with atomic_output(path) as out:
+    with atomic_output(path, kind) as out:
         for obj in objects:
             out.write(_ENCODER.encode(obj) + b"\n")
             count += 1

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 import msgspec
 
@@ -161,14 +161,64 @@ def dumps(items: Iterable[Event | Hand | Match]) -> str:
 
 # -- parsing -----------------------------------------------------------------------------------
 
-_MATCH = re.compile(r"Match (?P<match>.+?)  ruleset (?P<ruleset>\S+)  (?P<players>\d+) players  "
-                    r"(?P<decks>\d+) deck\(s\)  format (?P<version>\S+)\s*$")
-_HAND = re.compile(r"Hand (?P<hand>\d+) of match (?P<match>.+?)(?:  \(.*\))?\s*$")
+_MATCH_TAIL = re.compile(r"  ruleset (?P<ruleset>\S+)  (?P<players>\d+) players  "
+                         r"(?P<decks>\d+) deck\(s\)  format (?P<version>\S+)\s*")
+_HAND_HEAD = re.compile(r"Hand (?P<hand>\d+) of match ")
 _SEAT = re.compile(r"  seat (?P<seat>\d+): (?P<who>.*)$")
 _HOLDS = re.compile(r"  seat (?P<seat>\d+) holds (?P<cards>.*)$")
-_EVENT = re.compile(r"\s+(?P<seq>\d+) (?P<type>[a-z_]+)(?P<rest>.*)$")
+_EVENT = re.compile(r"\s+(?P<seq>\d+) (?P<type>[A-Za-z_]+)(?P<rest>.*)$")
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 _DECODER = json.JSONDecoder()
+MAX_DIGITS = 9
+"""The longest number the notation reads (hand, seq, seat, players, ...): a longer one is an
+error at its column, never a huge integer."""
+MAX_HIDDEN = 1000
+"""The most hidden cards one ``+N hidden`` may stand for."""
+MAX_SEATS = 64
+"""Seats numbered 0 to 63 at most."""
+
+
+def _match_line(line: str) -> dict[str, str] | None:
+    """The parts of a ``Match ...`` line (the first ``  ruleset`` that the rest of the line
+    fits), in linear time."""
+    if not line.startswith("Match "):
+        return None
+    pos = line.find("  ruleset ", 7)
+    while pos >= 0:
+        m = _MATCH_TAIL.fullmatch(line, pos)
+        if m:
+            return {"match": line[6:pos], **m.groupdict()}
+        pos = line.find("  ruleset ", pos + 1)
+    return None
+
+
+def _hand_line(line: str) -> tuple[str, str] | None:
+    """``(number, match)`` of a ``Hand N of match ID  (dealer ..., ...)`` line, in linear time."""
+    m = _HAND_HEAD.match(line)
+    if m is None:
+        return None
+    rest = line[m.end():].rstrip()
+    if rest.endswith(")"):
+        cut = rest.find("  (")
+        if cut > 0:
+            rest = rest[:cut]
+    return (m.group("hand"), rest) if rest else None
+
+
+def _number(digits: str, column: int, what: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise _Error(f"the {what} {digits[:12]}... has {len(digits):,} digits (at most "
+                     f"{MAX_DIGITS})", column, f"$.{what.replace(' ', '_')}")
+    return int(digits)
+
+
+def _json_value(text: str, pos: int) -> tuple[Any, int]:
+    """A JSON value at ``pos``: its value and end; a ValueError, also for nesting too deep or
+    a number too long."""
+    try:
+        return _DECODER.raw_decode(text, pos)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 class _Error(Exception):
@@ -185,7 +235,10 @@ def _cards(text: str, column: int) -> list[str]:
     hidden = 0
     m = re.search(r"\+(\d+) hidden$", text)
     if m:
-        hidden = int(m.group(1))
+        hidden = _number(m.group(1), column, "hidden count")
+        if hidden > MAX_HIDDEN:
+            raise _Error(f"+{hidden} hidden: at most {MAX_HIDDEN} hidden cards", column,
+                         "$.cards")
         text = text[: m.start()].strip()
     try:
         known = tokens(parse_cards(text)) if text else []
@@ -207,9 +260,10 @@ def _fields(rest: str, column: int) -> tuple[str, dict[str, Any]]:
         if km is None:
             raise _Error("expected name=value", column + pos)
         try:
-            value, end = _DECODER.raw_decode(rest, km.end())
+            value, end = _json_value(rest, km.end())
         except ValueError as exc:
-            raise _Error(f"the value of {km.group(1)} is not JSON ({exc.msg})",
+            raise _Error(f"the value of {km.group(1)} is not JSON "
+                         f"({getattr(exc, 'msg', None) or exc})",
                          column + km.end(), f"$.{km.group(1)}") from None
         fields[km.group(1)] = value
         pos = end
@@ -218,8 +272,40 @@ def _fields(rest: str, column: int) -> tuple[str, dict[str, Any]]:
     return cards_part, fields
 
 
-def iter_items(text: str, decoder: Any = None) -> Iterator[tuple[int, Event | RecordError]]:
-    """``(line number, event or error)`` for a notation text, headers and hands in order."""
+def text_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a notation text given as a string."""
+    return enumerate(text.splitlines(), 1)
+
+
+def file_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str | RecordError]]:
+    """``(line number, line or error)`` of a notation file, streamed: a line that is not
+    UTF-8, or longer than :data:`gamelog.jsonl.MAX_LINE_BYTES`, is an error at that line and
+    the other lines are read."""
+    from gamelog.jsonl import MAX_LINE_BYTES, OversizedLine, numbered_lines
+
+    for number, raw in numbered_lines(stream, source):
+        if type(raw) is OversizedLine:
+            yield number, MalformedRecordError(
+                f"line of {int(raw):,} bytes is longer than the {MAX_LINE_BYTES >> 20} MiB "
+                "limit; skipped")
+            continue
+        try:
+            yield number, raw.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError as err:
+            yield number, MalformedRecordError(
+                f"invalid UTF-8 at byte {err.start} of the line (byte 0x{raw[err.start]:02x}); "
+                "the line is skipped")
+
+
+MAX_COMMENT_LINES = 1000
+"""Comment lines kept as one event's note; more are dropped (a hostile file cannot grow one
+note without bound)."""
+
+
+def iter_items(text: str | Iterable[tuple[int, str | RecordError]], decoder: Any = None
+               ) -> Iterator[tuple[int, Event | RecordError]]:
+    """``(line number, event or error)`` for a notation text (a string, or numbered lines as
+    :func:`file_lines` gives them), headers and hands in order."""
     match: str | None = None
     header: dict[str, Any] | None = None
     header_line = 0
@@ -237,31 +323,36 @@ def iter_items(text: str, decoder: Any = None) -> Iterator[tuple[int, Event | Re
                 yield header_line, MalformedRecordError(f"header: {exc}")
             header = None
 
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.rstrip("\n")
+    lines = text_lines(text) if isinstance(text, str) else text
+    for number, line in lines:
+        if isinstance(line, RecordError):
+            yield number, line
+            continue
         try:
             if not line.strip():
                 continue
             stripped = line.lstrip()
             if stripped.startswith("#"):
-                comment.append(stripped[1:].strip())
+                if len(comment) < MAX_COMMENT_LINES:
+                    comment.append(stripped[1:].strip())
                 continue
             if stripped.startswith("! "):  # a problem shown by `show`: not part of the record
                 continue
-            m = _MATCH.match(line)
-            if m:
+            parts = _match_line(line)
+            if parts is not None:
                 yield from flush_header()
-                match, hand = m.group("match"), None
+                match, hand = parts["match"], None
                 header = {"type": "match", "match": match, "hand": 0, "seq": 0,
-                          "version": m.group("version"), "ruleset": m.group("ruleset"),
-                          "players": int(m.group("players")), "decks": int(m.group("decks")),
+                          "version": parts["version"], "ruleset": parts["ruleset"],
+                          "players": _number(parts["players"], 1, "players"),
+                          "decks": _number(parts["decks"], 1, "decks"),
                           "seats": [], "tags": {}}
                 header_line = number
                 continue
-            m = _HAND.match(line)
-            if m:
+            found = _hand_line(line)
+            if found is not None:
                 yield from flush_header()
-                match, hand = m.group("match"), int(m.group("hand"))
+                match, hand = found[1], _number(found[0], 6, "hand number")
                 holdings, kitty = {}, None
                 continue
             if header is not None and hand is None:
@@ -271,7 +362,11 @@ def iter_items(text: str, decoder: Any = None) -> Iterator[tuple[int, Event | Re
                 raise _Error("expected a 'Match ...' or 'Hand ...' line first", 1)
             m = _HOLDS.match(line)
             if m:
-                holdings[int(m.group("seat"))] = _cards(m.group("cards"), m.start("cards") + 1)
+                seat = _number(m.group("seat"), m.start("seat") + 1, "seat")
+                if seat >= MAX_SEATS:
+                    raise _Error(f"seat {seat}: seats are numbered 0 to {MAX_SEATS - 1}",
+                                 m.start("seat") + 1, "$.holdings")
+                holdings[seat] = _cards(m.group("cards"), m.start("cards") + 1)
                 continue
             if stripped.startswith("kitty "):
                 kitty = _cards(stripped[len("kitty "):], line.index("kitty ") + 7)
@@ -293,10 +388,16 @@ def _header_line(header: dict[str, Any], line: str) -> None:
     body = line[2:] if line.startswith("  ") else line.lstrip()
     m = _SEAT.match(line)
     if m:
-        header["seats"].append(_seat(int(m.group("seat")), m.group("who"), m.start("who") + 1))
+        seat = _number(m.group("seat"), m.start("seat") + 1, "seat")
+        if seat >= MAX_SEATS:
+            raise _Error(f"seat {seat}: seats are numbered 0 to {MAX_SEATS - 1}",
+                         m.start("seat") + 1, "$.seats")
+        header["seats"].append(_seat(seat, m.group("who"), m.start("who") + 1))
     elif body.startswith("options: "):
         try:
-            options = json.loads(body[len("options: "):])
+            options, end = _json_value(body, len("options: "))
+            if body[end:].strip():
+                raise ValueError("text after the object")
         except ValueError as exc:
             raise _Error(f"options are not a JSON object ({exc})", 12, "$.options") from None
         if not isinstance(options, dict):
@@ -310,7 +411,7 @@ def _header_line(header: dict[str, Any], line: str) -> None:
         header["note"] = body[len("note: "):]
     elif body.startswith("tag "):
         try:
-            key, end = _DECODER.raw_decode(body, 4)
+            key, end = _json_value(body, 4)
         except ValueError:
             key, end = None, 0
         if not isinstance(key, str) or body[end:end + 2] != ": ":
@@ -327,7 +428,7 @@ def _seat(number: int, who: str, column: int) -> dict[str, Any]:
     seat: dict[str, Any] = {"seat": number}
     tm = re.search(r"(?:^| )team (\d+)$", who)
     if tm:
-        seat["team"] = int(tm.group(1))
+        seat["team"] = _number(tm.group(1), column + tm.start(1), "team")
         who = who[: tm.start()]
     if who == "-":
         return seat
@@ -335,9 +436,10 @@ def _seat(number: int, who: str, column: int) -> dict[str, Any]:
     def part(text: str, pos: int) -> tuple[str, int]:
         if text.startswith('"', pos):
             try:
-                value, end = _DECODER.raw_decode(text, pos)
+                value, end = _json_value(text, pos)
             except ValueError as exc:
-                raise _Error(f"a quoted name is not a JSON string ({exc.msg})",
+                raise _Error(f"a quoted name is not a JSON string "
+                             f"({getattr(exc, 'msg', None) or exc})",
                              column + pos) from None
             return str(value), end
         end = text.find(" [", pos)
@@ -366,7 +468,11 @@ def _event(m: re.Match[str], match: str, hand: int, holdings: dict[int, list[str
     kind = m.group("type")
     cls = EVENT_BY_TAG.get(kind)
     if cls is None:
-        raise _Error(f"unknown event type {kind!r}", m.start("type") + 1, "$.type")
+        import difflib
+
+        near = difflib.get_close_matches(kind.lower(), list(EVENT_BY_TAG), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise _Error(f"unknown event type {kind!r}{hint}", m.start("type") + 1, "$.type")
     rest = m.group("rest")
     note = None
     if NOTE in rest:
@@ -374,10 +480,10 @@ def _event(m: re.Match[str], match: str, hand: int, holdings: dict[int, list[str
     rest_col = m.start("rest") + 1
     body = rest.strip()
     data: dict[str, Any] = {"type": kind, "match": match, "hand": hand,
-                            "seq": int(m.group("seq"))}
+                            "seq": _number(m.group("seq"), m.start("seq") + 1, "seq")}
     sm = re.match(r"seat (\d+)\s*", body)
     if sm and "seat" in cls.__struct_fields__:
-        data["seat"] = int(sm.group(1))
+        data["seat"] = _number(sm.group(1), rest_col, "seat")
         body = body[sm.end():]
     cards_part, fields = _fields(body, rest_col)
     if "cards" in cls.__struct_fields__ and cards_part.strip():
@@ -402,4 +508,5 @@ def _event(m: re.Match[str], match: str, hand: int, holdings: dict[int, list[str
         raise _Error(message, rest_col, path) from None
 
 
-__all__ = ["dumps", "event_text", "hand_text", "header_text", "iter_items"]
+__all__ = ["dumps", "event_text", "file_lines", "hand_text", "header_text", "iter_items",
+           "text_lines"]

@@ -31,9 +31,9 @@ import pyarrow.parquet as pq
 
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
 from gamelog.gcpause import gc_paused
-from gamelog.jsonl import atomic_output, flatten
+from gamelog.jsonl import flatten
 from gamelog.model import EVENT_TYPES, FORMAT_VERSION, Event, Hand, Match
-from gamelog.outputs import owned_directory
+from gamelog.outputs import atomic_output, owned_directory
 from gamelog.reader import (
     SUPPORTED_MAJOR,
     SUPPORTED_MINOR,
@@ -125,7 +125,7 @@ def write(
 ) -> int:
     """Write events to one Parquet file atomically; row groups end on hand boundaries."""
     count = 0
-    with atomic_output(path) as out, pq.ParquetWriter(out, SCHEMA, compression="zstd") as writer:
+    with atomic_output(path, "parquet") as out, pq.ParquetWriter(out, SCHEMA, compression="zstd") as writer:
         for rows in _groups(flatten(events), rows_per_group):
             writer.write_table(pa.Table.from_pylist(rows, schema=SCHEMA))
             count += len(rows)

@@ -22,7 +22,13 @@ import gamelog
 from gamelog import files, notation
 from gamelog.errors import FileReadError, GamelogError, GamelogIOError, RecordError
 from gamelog.model import Event, Hand, MatchStart
-from gamelog.outputs import refuse_inputs
+from gamelog.outputs import (
+    check_replaceable,
+    check_replaceable_file,
+    refuse_inputs,
+    resolve_output,
+    stale_temporaries,
+)
 from gamelog.reader import HandsSeen, RecordWarning, duplicate_message
 from gamelog.safetext import visible
 
@@ -59,6 +65,21 @@ def handle_errors(func: F) -> F:
                   "input that caused it")
 
     return wrapper  # type: ignore[return-value]
+
+
+def prepare_output(output: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]],
+                   kind: str | None = None, *, directory: bool = False) -> None:
+    """Refuse, before any work, an output that is an input or would replace a file (or a
+    directory) the toolkit did not write; note temporaries a killed run left beside it."""
+    refuse_inputs(output, inputs)
+    if directory:
+        check_replaceable(resolve_output(output), kind or "export")
+    else:
+        check_replaceable_file(output, kind)
+    for left in stale_temporaries(output):
+        click.echo(f"note: {visible(left)} looks like a temporary left by a run that was killed; "
+                   "shengji never removes what it did not write this run (remove it yourself)",
+                   err=True)
 
 
 def strict_option(func: F) -> F:
@@ -238,7 +259,11 @@ def convert(source: Path, target: Path, to_format: str | None, strict: bool) -> 
         if os.path.realpath(dst) in inputs:
             raise GamelogIOError(f"{dst}: is also an input; converting would overwrite it "
                                  "(choose another target)")
-        refuse_inputs(dst, [src for src, _ in jobs])
+        if files.record_format(dst) == "parquet" or not dst.suffix:
+            prepare_output(dst, [src for src, _ in jobs], None
+                           if dst.suffix else "Parquet data set", directory=not dst.suffix)
+        else:
+            prepare_output(dst, [src for src, _ in jobs])
     issues: list[RecordError] = []
     for src, dst in jobs:
         found: list[RecordError] = []
@@ -267,7 +292,7 @@ def import_(logs: tuple[Path, ...], source_format: str, output: Path) -> None:
     """
     from gamelog.botzone import read_log
 
-    refuse_inputs(output, logs)
+    prepare_output(output, logs)
     events: list[Event] = []
     problems = 0
     for log in logs:
@@ -301,7 +326,9 @@ def schema(output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
     else:
-        with files.jsonl.atomic_output(output) as out:
+        from gamelog.outputs import atomic_output
+
+        with atomic_output(output, "json") as out:
             out.write(text.encode())
 
 
@@ -495,6 +522,9 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
     deal. Deterministic for a seed. With --inject, a fraction of hands get one labelled rule
     violation each, for measuring the validator.
     """
+    prepare_output(output, [])
+    if inject > 0 and labels is not None:
+        prepare_output(labels, [], "labels")
     from replay import get_ruleset
     from replay.inject import inject_violations
     from replay.simulate import simulate as run_simulation
@@ -591,13 +621,13 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
     """
     from analyze.metrics import collect
     from analyze.report import is_directory_output, render
-    from gamelog.outputs import check_replaceable, check_report_file
 
-    refuse_inputs(output, paths)
-    if is_directory_output(output):  # refuse before the work, not after it
-        check_replaceable(Path(os.path.abspath(output)), "report")
-    else:
-        check_report_file(Path(output))
+    directory = is_directory_output(output)
+    if not directory and not Path(output).suffix and not os.path.lexists(output):
+        raise click.UsageError(
+            f"-o {output}: say which is meant: {output}/ for a folder with a page per hand, or "
+            f"{output}.html for one file")
+    prepare_output(output, paths, "report", directory=directory)  # before the work
     issues: list[RecordError] = []
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
         collector = collect(list(paths), anonymize=anonymize, keep_pages=True, issues=issues,
@@ -659,10 +689,7 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
     """
     from analyze.export import collector_slices, write_tables
     from analyze.metrics import playable_reports
-    from gamelog.outputs import check_replaceable
-
-    refuse_inputs(output, paths)
-    check_replaceable(Path(os.path.abspath(output)), "export")  # before the work, not after
+    prepare_output(output, paths, "export", directory=True)  # before the work, not after
     issues: list[RecordError] = []
     if engine == "ray":
         _need_ray()
@@ -1106,8 +1133,18 @@ def _batch(source: str, batch: _Lines, first: int, headers: dict[str, tuple[int,
     return source, [*earlier, *batch], first
 
 
+def _interrupt(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
-    """Entry point of the ``shengji`` console command."""
+    """Entry point of the ``shengji`` console command. SIGTERM and SIGHUP end a run as Ctrl-C
+    does, so that a killed command removes its own temporaries and ends its workers."""
+    import signal
+
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+            signal.signal(sig, _interrupt)
     cli(prog_name="shengji")
 
 

@@ -460,7 +460,7 @@ def test_21_messages_name_the_problem_and_place(tmp_path, monkeypatch):
 
 
 def test_21_a_full_disk_names_the_file(tmp_path, monkeypatch):
-    from gamelog import jsonl
+    from gamelog import jsonl, outputs
 
     real_open = open
 
@@ -476,9 +476,9 @@ def test_21_a_full_disk_names_the_file(tmp_path, monkeypatch):
 
     def fake_open(path, mode="r", *a, **k):
         f = real_open(path, mode, *a, **k)
-        return Full(f) if "w" in mode and str(path).endswith(".tmp") else f
+        return Full(f) if ("w" in mode or "x" in mode) and outputs.TEMP_TAG in str(path) else f
 
-    monkeypatch.setattr(jsonl, "open", fake_open, raising=False)
+    monkeypatch.setattr(outputs, "open", fake_open, raising=False)
     with pytest.raises(GamelogIOError, match=r"out\.jsonl: cannot write: No space"):
         jsonl.write(small_match(), tmp_path / "out.jsonl")
     assert list(tmp_path.iterdir()) == []
@@ -521,20 +521,21 @@ def test_23_one_lost_play_line_is_reported_once(tmp_path):
 
 # -- faults and resources ----------------------------------------------------------------------
 
-def test_24_stale_temporary_files_of_killed_runs_are_cleaned(tmp_path):
+def test_24_temporaries_of_killed_runs_are_listed_never_removed(tmp_path):
+    # Issue 25 item 1: a name proves nothing, so no run removes what another left behind.
     dead = 2**22 + 12345  # beyond pid_max on most systems: certainly not running
-    stale_file = tmp_path / f".out.jsonl.{dead}.tmp"
+    stale_file = tmp_path / f".out.jsonl.shengji-tmp-{dead}-abcd1234"
     stale_file.write_text("half")
-    stale_dir = tmp_path / f".site.build-{dead}-abc123"
+    stale_dir = tmp_path / f".site.shengji-build-{dead}-abc123"
     stale_dir.mkdir()
-    alive = tmp_path / f".out.jsonl.{os.getpid()}.tmp.keep"
-    alive.write_text("not ours by name")
-    other = tmp_path / ".unrelated.tmp"
-    other.write_text("x")
+    alive = tmp_path / f".out.jsonl.shengji-tmp-{os.getpid()}-0000"
+    alive.write_text("ours, running")
     gamelog.dump(small_match(), tmp_path / "out.jsonl")
-    assert not stale_file.exists() and alive.exists() and other.exists()
+    assert stale_file.exists() and alive.exists()
+    assert gamelog.outputs.stale_temporaries(tmp_path / "out.jsonl") == [stale_file]
     assert run("report", MATCH, "-o", f"{tmp_path / 'site'}/", "--max-hands", "1").exit_code == 0
-    assert not stale_dir.exists()
+    assert stale_dir.exists()
+    assert gamelog.outputs.stale_temporaries(tmp_path / "site") == [stale_dir]
 
 
 def test_25_gzip_output_is_deterministic(tmp_path):

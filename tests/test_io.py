@@ -123,7 +123,8 @@ def test_gzip_is_read_transparently(tmp_path):
 
 def test_writes_are_atomic(tmp_path):
     path = tmp_path / "a.jsonl"
-    path.write_text("old\n")
+    dump(small_match("old"), path)  # an earlier record (other files are never overwritten)
+    old = path.read_text()
 
     def broken():
         yield small_match()[0]
@@ -131,7 +132,7 @@ def test_writes_are_atomic(tmp_path):
 
     with pytest.raises(RuntimeError):
         dump(broken(), path)
-    assert path.read_text() == "old\n"
+    assert path.read_text() == old
     assert [p.name for p in tmp_path.iterdir()] == ["a.jsonl"]
 
 

@@ -1,0 +1,269 @@
+"""Issue 25 (hardening, round 3): outputs that never delete a user's files, notation and
+imports that cannot crash or exhaust memory, a command line that says what it means.
+
+Tests are named by the issue's item numbers; each failed on the tree before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import gamelog
+from shengji.cli import cli
+from tests.helpers import small_match
+
+ROOT = Path(__file__).resolve().parents[1]
+MATCH = ROOT / "samples" / "matches" / "tractor-1deck.jsonl"
+
+
+def run(*args: object, input: bytes | None = None):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False, input=input)
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Path:
+    path = tmp_path / "base.jsonl"
+    gamelog.dump(small_match(), path)
+    return path
+
+
+# -- 1. nothing is deleted because its name looks like one of ours --------------------------------
+
+def test_1_backup_folders_named_like_temporaries_survive(tmp_path, base):
+    backup = tmp_path / ".tables.2024-backup"
+    backup.mkdir()
+    (backup / "t.txt").write_text("thesis")
+    old_site = tmp_path / ".site.2023-old"
+    old_site.mkdir()
+    (old_site / "index.html").write_text("mine")
+    tmp_like = tmp_path / ".report.html.1999.tmp"
+    tmp_like.write_text("draft")
+    dead = 2**22 + 12345  # beyond pid_max on most systems: certainly not running
+    ours_by_name = tmp_path / f".out.jsonl.shengji-tmp-{dead}-abcd1234"
+    ours_by_name.write_text("half")
+    assert run("export", base, "-o", tmp_path / "tables").exit_code == 0
+    assert run("report", base, "-o", f"{tmp_path / 'site'}/").exit_code == 0
+    assert run("report", base, "-o", tmp_path / "report.html").exit_code == 0
+    gamelog.dump(small_match(), tmp_path / "out.jsonl")
+    assert (backup / "t.txt").read_text() == "thesis"
+    assert (old_site / "index.html").read_text() == "mine"
+    assert tmp_like.read_text() == "draft"
+    assert ours_by_name.read_text() == "half"  # a name proves nothing: listed, never removed
+    assert gamelog.outputs.stale_temporaries(tmp_path / "out.jsonl") == [ours_by_name]
+    # and nothing of ours is left beside the outputs
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
+    assert left == sorted([backup.name, old_site.name, tmp_like.name, ours_by_name.name])
+
+
+# -- 2. the manifest proves what it lists -----------------------------------------------------------
+
+def test_2_a_forged_manifest_deletes_nothing(tmp_path, base):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "thesis.txt").write_text("precious")
+    (docs / ".shengji-output.json").write_text(json.dumps({"files": ["thesis.txt"]}))
+    result = run("export", base, "-o", docs)
+    assert result.exit_code == 2 and "does not prove" in result.output
+    assert (docs / "thesis.txt").read_text() == "precious"
+    # listing the file with a wrong digest proves nothing either
+    (docs / ".shengji-output.json").write_text(json.dumps({
+        "written_by": "shengji", "version": 2, "kind": "export", "folders": [],
+        "files": {"thesis.txt": {"size": 8, "sha256": "0" * 64}}}))
+    assert run("export", base, "-o", docs).exit_code == 2
+    assert (docs / "thesis.txt").read_text() == "precious"
+
+
+def test_2_a_changed_file_in_our_output_is_kept(tmp_path, base):
+    out = tmp_path / "tables"
+    assert run("export", base, "-o", out).exit_code == 0
+    victim = next(p for p in out.iterdir() if p.suffix == ".parquet")
+    victim.write_bytes(b"my edits")
+    result = run("export", base, "-o", out)
+    assert result.exit_code == 2 and "has changed" in result.output
+    assert victim.read_bytes() == b"my edits"
+
+
+def test_2_an_export_is_not_replaced_by_a_report(tmp_path, base):
+    out = tmp_path / "t2"
+    assert run("export", base, "-o", out).exit_code == 0
+    before = sorted(p.name for p in out.iterdir())
+    result = run("report", base, "-o", f"{out}/")
+    assert result.exit_code == 2 and "not a report" in result.output
+    assert sorted(p.name for p in out.iterdir()) == before
+    assert run("export", base, "-o", out).exit_code == 0  # the same kind is replaced
+
+
+def test_2_empty_subfolders_are_not_empty(tmp_path, base):
+    out = tmp_path / "work"
+    (out / "chapter1" / "figures").mkdir(parents=True)
+    result = run("export", base, "-o", out)
+    assert result.exit_code == 2
+    assert (out / "chapter1" / "figures").is_dir()
+
+
+def test_2_a_link_to_a_folder_is_written_through(tmp_path, base):
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    assert run("export", base, "-o", link).exit_code == 0
+    assert link.is_symlink() and (link / ".shengji-output.json").exists()
+    assert run("export", base, "-o", link).exit_code == 0
+    assert link.is_symlink()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_2_a_link_inside_our_output_is_foreign(tmp_path, base):
+    out = tmp_path / "tables"
+    assert run("export", base, "-o", out).exit_code == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("keep")
+    (out / "mine").symlink_to(elsewhere, target_is_directory=True)
+    assert run("export", base, "-o", out).exit_code == 2
+    assert (elsewhere / "keep.txt").read_text() == "keep"
+
+
+def test_2_record_outputs_never_overwrite_other_files(tmp_path, base):
+    thesis = tmp_path / "thesis.txt"
+    thesis.write_text("chapter one")
+    result = run("convert", base, thesis)
+    assert result.exit_code == 2 and "refusing to overwrite" in result.output
+    assert thesis.read_text() == "chapter one"
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("my own notes, not a record\n")
+    assert run("convert", base, notes).exit_code == 2
+    assert notes.read_text() == "my own notes, not a record\n"
+    # an earlier record of ours is replaced
+    out = tmp_path / "copy.jsonl"
+    assert run("convert", base, out).exit_code == 0
+    assert run("convert", base, out).exit_code == 0
+    schema = tmp_path / "schema.json"
+    schema.write_text("not json at all")
+    assert run("schema", "-o", schema).exit_code == 2
+    assert schema.read_text() == "not json at all"
+
+
+def test_2_an_interrupted_write_leaves_nothing_behind(tmp_path):
+    def boom():
+        yield from small_match()
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        gamelog.dump(boom(), tmp_path / "x.jsonl")
+    with pytest.raises(KeyboardInterrupt):
+        gamelog.dump(boom(), tmp_path / "ds")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_2_an_old_output_is_removed_only_by_its_listed_files(tmp_path, base):
+    out = tmp_path / "tables"
+    assert run("export", base, "-o", out).exit_code == 0
+    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert run("export", base, "-o", out).exit_code == 0
+    assert {p.name: p.read_bytes() for p in out.iterdir()}.keys() == first.keys()
+    shutil.rmtree(out)
+
+
+# -- 3, 4, 6. the notation: no crash, no blow-up, located errors ----------------------------------
+
+SJN_OK = """Match n1  ruleset tractor  4 players  1 deck(s)  format 1.2
+  seat 0: Ann team 0
+
+Hand 1 of match n1
+  seat 0 holds ♠A
+  events:
+      0 hand level="2"
+      1 deal
+"""
+
+
+def _read_sjn(tmp_path: Path, text: str | bytes, name: str = "x.sjn"):
+    path = tmp_path / name
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8")
+    else:
+        path.write_bytes(text)
+    issues: list = []
+    hands = list(gamelog.read_hands(path, issues=issues))
+    return hands, issues
+
+
+def _hand_of_other_match(text: str) -> str:
+    return text.replace("n1", "n2")
+
+
+@pytest.mark.parametrize("bad", [
+    "Hand " + "9" * 5000 + " of match n1",
+    "      " + "7" * 5000 + " play seat 0 ♠A",
+    "Match big  ruleset tractor  " + "4" * 5000 + " players  1 deck(s)  format 1.2",
+    "      5 play seat " + "1" * 5000 + " ♠A",
+    "      5 play seat 0 ♠A x=" + "1" * 5000,
+    "      5 play seat 0 ♠A foo=" + "[" * 100_000,
+    "  options: " + "[" * 100_000,
+    "  seat 0 holds +999999999999 hidden",
+    "  seat 100000000 holds ♠A",
+])
+def test_3_4_hostile_numbers_and_nesting_are_located_errors(tmp_path, bad):
+    text = SJN_OK + bad + "\n" + _hand_of_other_match(SJN_OK)
+    hands, issues = _read_sjn(tmp_path, text)
+    assert [h.match for h in hands] == ["n1", "n2"] or len(hands) >= 1
+    assert issues, "the hostile line is reported"
+    assert all("internal" not in str(i) and "Traceback" not in str(i) for i in issues)
+    assert any("line 9" in str(i) or "line" in str(i) for i in issues)
+    result = run("validate", tmp_path / "x.sjn", "--allow-incomplete")
+    assert result.exit_code == 2 and "internal error" not in result.output
+
+
+def test_4_a_quadratic_hand_line_is_read_in_linear_time(tmp_path):
+    import time
+
+    line = "Hand 1 of match " + "  (" * 40_000
+    start = time.process_time()
+    _read_sjn(tmp_path, SJN_OK + line + "\n")
+    assert time.process_time() - start < 2.0
+    line = "Match " + "  ruleset x  " * 20_000
+    start = time.process_time()
+    _read_sjn(tmp_path, line + "\n" + SJN_OK)
+    assert time.process_time() - start < 2.0
+
+
+def test_4_a_huge_note_line_is_skipped_with_bounded_memory(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "x.sjn"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(SJN_OK)
+        f.write("# " + "n" * (40 << 20) + "\n")  # 40 MB: past the 16 MiB line limit
+        f.write(_hand_of_other_match(SJN_OK))
+    tracemalloc.start()
+    issues: list = []
+    hands = list(gamelog.read_hands(path, issues=issues))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [h.match for h in hands] == ["n1", "n2"]
+    assert any("longer than the 16 MiB limit" in str(i) for i in issues)
+    assert peak < 40 << 20
+
+
+def test_6_invalid_utf8_is_one_bad_line(tmp_path):
+    raw = SJN_OK.encode() + b"      2 declare seat 0 \xff\xfe\n" + _hand_of_other_match(SJN_OK).encode()
+    hands, issues = _read_sjn(tmp_path, raw)
+    assert [h.match for h in hands] == ["n1", "n2"]
+    assert len(issues) == 1 and "line 9" in str(issues[0]) and "invalid UTF-8" in str(issues[0])
+
+
+def test_6_utf16_gets_a_hint(tmp_path):
+    hands, issues = _read_sjn(tmp_path, SJN_OK.encode("utf-16"))
+    assert hands == [] and len(issues) == 1
+    assert "UTF-16" in str(issues[0]) and "x.sjn" in str(issues[0])
+
+
+def test_9_a_mistyped_event_type_gets_a_suggestion(tmp_path):
+    _hands, issues = _read_sjn(tmp_path, SJN_OK + "      2 plya seat 0 ♠A\n")
+    assert any("did you mean 'play'" in str(i) for i in issues)

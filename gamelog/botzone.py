@@ -78,9 +78,44 @@ def _tokens(ids: list[Any], where: str) -> list[str]:
         raise MalformedRecordError(f"{where}: {err.message}") from None
 
 
+LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+
+
 def _level(text: Any) -> str:
-    level = str(text or "2")
-    return "T" if level in ("0", "10") else level.upper()
+    """``initdata.level``: the rank played at (``"2"``-``"9"``, ``"0"`` or ``"10"`` for ten,
+    ``"J"``, ``"Q"``, ``"K"``, ``"A"``; default 2)."""
+    if text is None or text == "":
+        return "2"
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise MalformedRecordError(f"initdata.level: {_short(text)} is not a level (2-10, J, Q, "
+                                   "K, A)")
+    level = str(text).strip().upper()
+    level = "T" if level in ("0", "10") else level
+    if level not in LEVELS:
+        raise MalformedRecordError(f"initdata.level: {_short(text)} is not a level (2-10, J, Q, "
+                                   "K, A)")
+    return level
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _seat_key(key: Any, where: str) -> int:
+    """A seat number given as a JSON object key (``"0"``-``"3"``)."""
+    if isinstance(key, str) and key in ("0", "1", "2", "3"):
+        return int(key)
+    raise MalformedRecordError(f"{where}: keyed {_short(key)}, which is not a seat (0-3)")
+
+
+def _looks_like_record(data: str | bytes) -> bool:
+    first = (data.encode() if isinstance(data, str) else data).lstrip()[:4096].split(b"\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and "type" in obj and "match" in obj
 
 
 def read_log(data: dict[str, Any] | str | bytes, *, match: str | None = None) -> list[Event]:
@@ -90,6 +125,8 @@ def read_log(data: dict[str, Any] | str | bytes, *, match: str | None = None) ->
         return _read_log(data, match=match)
     except MalformedRecordError:
         raise
+    except RecursionError:
+        raise MalformedRecordError("not a Botzone Tractor log: nested too deeply") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise MalformedRecordError(f"not a Botzone Tractor log ({type(exc).__name__}: "
                                    f"{exc})") from None
@@ -104,7 +141,14 @@ def _read_log(data: dict[str, Any] | str | bytes, *, match: str | None = None) -
         try:
             data = json.loads(data)
         except ValueError as exc:
+            if _looks_like_record(data):
+                raise MalformedRecordError(
+                    "this is a game record (JSON Lines), not a Botzone log: it needs no import "
+                    "(validate, report or convert it as it is)") from None
             raise MalformedRecordError(f"not JSON: {exc}") from None
+    if isinstance(data, dict) and "type" in data and "match" in data and "log" not in data:
+        raise MalformedRecordError(
+            "this is a line of a game record, not a Botzone log: it needs no import") from None
     if not isinstance(data, dict) or not isinstance(data.get("log"), list):
         raise MalformedRecordError("not a Botzone match log: no 'log' list")
     init = data.get("initdata") or {}
@@ -198,15 +242,17 @@ def _steps(log: list[Any], meta: list[list[Any]]
                 continue
             for key, request in (output.get("content") or {}).items():
                 if isinstance(request, dict) and "stage" in request:
-                    pending = (request["stage"], int(key), request)
+                    pending = (request["stage"], _seat_key(key, f"log[{n}].output.content"),
+                               request)
             continue
         for key, answer in entry.items():
             if not isinstance(answer, dict):
                 continue
-            meta.append([n, int(key), answer.get("verdict"), answer.get("time"),
+            seat = _seat_key(key, f"log[{n}]: an answer")
+            meta.append([n, seat, answer.get("verdict"), answer.get("time"),
                          answer.get("memory")])
             response = answer.get("response", answer.get("content"))
-            if pending is not None and int(key) == pending[1]:
+            if pending is not None and seat == pending[1]:
                 yield (*pending, response if isinstance(response, list) else None)
                 pending = None
     if pending is not None:

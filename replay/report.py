@@ -80,7 +80,8 @@ def hand_text(report: HandReport) -> str:
         if out is not None:
             tail = f": defenders {out.defender_points} points"
         return f"{head}: OK{tail}"
-    lines = [f"{head}: {len(report.violations)} violation(s)"]
+    lines = [f"{head}: {len(report.violations)} violation(s)"
+             + (f"; {incomplete}" if incomplete is not None else "")]
     for issue in report.record_issues:
         lines.append(f"  record: {visible(issue)}")
     for v in report.violations:

@@ -295,10 +295,11 @@ def import_(logs: tuple[Path, ...], source_format: str, output: Path) -> None:
     prepare_output(output, logs)
     events: list[Event] = []
     problems = 0
+    ids = _match_ids(logs)
     for log in logs:
         try:
             data = log.read_bytes()
-            events.extend(read_log(data, match=f"botzone-{log.stem}"))
+            events.extend(read_log(data, match=ids[log]))
         except RecordError as err:
             click.echo(f"error: {visible(log)}: {visible(err)}", err=True)
             problems += 1
@@ -312,6 +313,39 @@ def import_(logs: tuple[Path, ...], source_format: str, output: Path) -> None:
     click.echo(f"{output}: {count} events from {len(logs) - problems} log(s)", err=True)
     if problems:
         sys.exit(EXIT_INPUT)
+
+
+def _match_ids(logs: Iterable[Path]) -> dict[Path, str]:
+    """A match id for each imported log, from its name (``botzone-1`` for ``1.json``); logs
+    of the same name in different folders take their folders' names too
+    (``botzone-a-1``, ``botzone-b-1``), so no two logs become one match."""
+    logs = list(dict.fromkeys(logs))
+    depth = {log: 0 for log in logs}
+
+    def name(log: Path) -> str:
+        parts = log.resolve().parts[:-1][-depth[log]:] if depth[log] else ()
+        return "botzone-" + "-".join([*parts, log.stem])
+
+    for _ in range(64):
+        by_name: dict[str, list[Path]] = {}
+        for log in logs:
+            by_name.setdefault(name(log), []).append(log)
+        clashes = [group for group in by_name.values() if len(group) > 1]
+        if not clashes:
+            break
+        for group in clashes:
+            for log in group:
+                depth[log] += 1
+    out: dict[Path, str] = {}
+    taken: set[str] = set()
+    for log in logs:
+        base = candidate = name(log)
+        k = 2
+        while candidate in taken:  # the same file named twice over links, say
+            candidate, k = f"{base}-{k}", k + 1
+        taken.add(candidate)
+        out[log] = candidate
+    return out
 
 
 @cli.command()

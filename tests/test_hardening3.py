@@ -267,3 +267,81 @@ def test_6_utf16_gets_a_hint(tmp_path):
 def test_9_a_mistyped_event_type_gets_a_suggestion(tmp_path):
     _hands, issues = _read_sjn(tmp_path, SJN_OK + "      2 plya seat 0 ♠A\n")
     assert any("did you mean 'play'" in str(i) for i in issues)
+
+
+# -- 5. import ----------------------------------------------------------------------------------
+
+SHARED_LOG = ROOT.parent / "shared" / "botzone" / "logs.json"
+
+
+def _botzone_log() -> dict:
+    from gamelog.botzone import write_log
+
+    hand = next(iter(gamelog.read_hands(ROOT / "samples" / "examples")))
+    for h in gamelog.read_hands(ROOT / "samples" / "matches" / "tractor-2deck.jsonl"):
+        if h.start is not None and (h.start.first_draw or 0) == 0:
+            hand = h
+            break
+    return write_log(hand)
+
+
+def test_5_a_deeply_nested_log_is_one_bad_log(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_botzone_log()))
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"log": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    out = tmp_path / "out.jsonl"
+    result = run("import", "--from", "botzone", deep, good, "-o", out)
+    assert result.exit_code == 2 and "deep.json" in result.output
+    assert "internal error" not in result.output and "nested too deeply" in result.output
+    assert [h.match for h in gamelog.read_hands(out)] == ["botzone-good"]
+
+
+@pytest.mark.parametrize("level", ["<script>", {"x": 1}, "11", True])
+def test_5_the_level_is_checked(tmp_path, level):
+    log = _botzone_log()
+    log["initdata"]["level"] = level
+    path = tmp_path / "1.json"
+    path.write_text(json.dumps(log))
+    result = run("import", "--from", "botzone", path, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2 and "initdata.level" in result.output
+
+
+def test_5_logs_of_the_same_name_stay_apart(tmp_path):
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "1.json").write_text(json.dumps(_botzone_log()))
+    out = tmp_path / "out.jsonl"
+    result = run("import", "--from", "botzone", tmp_path / "a" / "1.json",
+                 tmp_path / "b" / "1.json", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert sorted(h.match for h in gamelog.read_hands(out)) == ["botzone-a-1", "botzone-b-1"]
+
+
+@pytest.mark.parametrize("key", ["-1", "99999999999999", "x"])
+def test_5_an_answer_keyed_by_a_non_seat_is_reported(tmp_path, key):
+    log = _botzone_log()
+    entry = next(e for e in log["log"] if "output" not in e)
+    entry[key] = entry.pop(next(iter(entry)))
+    path = tmp_path / "1.json"
+    path.write_text(json.dumps(log))
+    result = run("import", "--from", "botzone", path, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2 and "not a seat" in result.output
+
+
+def test_5_a_game_record_is_told_apart(tmp_path):
+    result = run("import", "--from", "botzone", MATCH, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2 and "game record" in result.output
+    assert "Extra data" not in result.output
+
+
+@pytest.mark.skipif(not SHARED_LOG.exists() and not os.environ.get("CI"),
+                    reason="the platform's sample log is not in ../shared/")
+def test_5_the_platform_log_imports_in_ci(tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = run("import", "--from", "botzone", SHARED_LOG, "-o", out)
+    assert result.exit_code == 0, result.output
+    hands = list(gamelog.read_hands(out))
+    assert len(hands) == 1 and len(hands[0].events) == 87  # 88 with the header
+    result = run("validate", out)
+    assert result.exit_code == 1 and "stops after trick 16" in result.output

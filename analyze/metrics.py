@@ -22,6 +22,7 @@ import pyarrow as pa
 from analyze.dashboard import Dashboard
 from gamelog.cards import CARD_TOKENS, UNKNOWN
 from gamelog.model import Deal, KittyBury, KittyTake, MatchStart, Setup
+from gamelog.select import Selection
 from replay.engine import HandReport
 from replay.order import CLASS_NAMES, TRUMP
 from replay.units import unit_name
@@ -510,31 +511,21 @@ def violations_by_rule(frames: dict[str, pl.DataFrame]) -> pl.DataFrame:
 
 
 @dataclass(frozen=True)
-class HandFilter:
-    """A choice of hands (the report's ``--match``, ``--hand``, ``--player``,
-    ``--violations-only``), as a predicate on a hand's report; picklable, for workers."""
+class HandFilter(Selection):
+    """A choice of hands (``--match``, ``--hand``, ``--player`` as :class:`Selection`, and the
+    report's ``--violations-only``), as a predicate on a hand's report; picklable, for
+    workers."""
 
-    matches: frozenset[str] = frozenset()
-    hands: tuple[int, int] | None = None
-    player: str | None = None
     violations_only: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.matches or self.hands or self.player or self.violations_only)
+        return Selection.__bool__(self) or self.violations_only
 
-    def __call__(self, report: HandReport) -> bool:
-        if self.matches and report.match not in self.matches:
-            return False
-        if self.hands is not None and not self.hands[0] <= report.hand <= self.hands[1]:
-            return False
+    def __call__(self, report: HandReport) -> bool:  # type: ignore[override]
         if self.violations_only and not report.violations:
             return False
-        if self.player is not None:
-            header = report.record.header if report.record is not None else None
-            seats = header.seats if header is not None else []
-            if not any(self.player in (s.player, s.name) for s in seats):
-                return False
-        return True
+        header = report.record.header if report.record is not None else None
+        return self.keeps(report.match, report.hand, header)
 
 
 def collect(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,

@@ -49,8 +49,9 @@ NOTE = "   # "
 
 # -- rendering ---------------------------------------------------------------------------------
 
-def header_text(h: MatchStart) -> str:
-    """A match header as the notation writes it."""
+def header_text(h: MatchStart, max_tag: int | None = None) -> str:
+    """A match header as the notation writes it; ``max_tag``: cut longer tag values (for
+    reading on a screen: the cut text no longer reads back as the record)."""
     lines = [f"Match {visible(h.match)}  ruleset {visible(h.ruleset)}  {h.players} players  "
              f"{h.decks} deck(s)  format {visible(h.version)}"]
     if h.note:
@@ -68,6 +69,8 @@ def header_text(h: MatchStart) -> str:
     if h.source:
         lines.append(f"  source: {visible(h.source)}")
     for k, v in h.tags.items():
+        if max_tag is not None and len(v) > max_tag:
+            v = f"{v[:max_tag]}... ({len(v):,} characters; --full shows all)"
         lines.append(f"  tag {visible_json(k)}: {visible(v)}")
     return "\n".join(lines)
 

@@ -36,6 +36,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_INPUT = 0, 1, 2
+MAX_SAMPLES, MAX_CONFIRM = 256, 1024
+"""The review's budget bounds: 32 times the default, about ten minutes a two-deck hand on one
+core; past that an estimate gains nothing a user would see (refused, exit 2)."""
 
 
 def _fail(message: str) -> None:
@@ -61,6 +64,10 @@ def handle_errors(func: F) -> F:
         except (click.ClickException, click.exceptions.Exit, SystemExit):
             raise
         except Exception as exc:  # the last resort: a message, never a traceback
+            from replay.rulesets.base import RulesetError
+
+            if isinstance(exc, RulesetError):
+                _fail(str(exc))
             _fail(f"internal error ({type(exc).__name__}: {exc}); please report it with the "
                   "input that caused it")
 
@@ -80,6 +87,111 @@ def prepare_output(output: str | os.PathLike[str], inputs: Iterable[str | os.Pat
         click.echo(f"note: {visible(left)} looks like a temporary left by a run that was killed; "
                    "shengji never removes what it did not write this run (remove it yourself)",
                    err=True)
+
+
+def _ruleset_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--ruleset``: a known name or alias, checked before any work (exit 2, with a "did you
+    mean")."""
+    if value is None:
+        return None
+    from replay.rulesets.base import RulesetError, ruleset_class
+
+    try:
+        ruleset_class(value)
+    except RulesetError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return value
+
+
+def check_ruleset(ruleset: str | None, options: dict[str, Any]) -> None:
+    """Refuse, before any work, a ruleset and ``-O`` options it does not accept (exit 2): an
+    option no ruleset (or not the one named) has, with a "did you mean", or a value none
+    accepts. Without ``--ruleset`` each header's ruleset takes the options it has."""
+    import difflib
+
+    from replay.rulesets.base import RulesetError, all_rulesets, ruleset_class
+
+    classes = [ruleset_class(ruleset)] if ruleset is not None else all_rulesets()
+    for key, value in options.items():
+        having = [c for c in classes if any(o.name == key for o in c.options)]
+        if not having:
+            names = sorted({o.name for c in classes for o in c.options})
+            near = difflib.get_close_matches(key, names, n=1)
+            whose = (f"ruleset {classes[0].name} has no option {key!r}" if ruleset is not None
+                     else f"no ruleset has an option {key!r}")
+            raise click.UsageError(
+                f"-O {key}: {whose}"
+                + (" (did you mean " + repr(near[0]) + "?)" if near else "")
+                + f"; options: {', '.join(names) or 'none'} (shengji rules lists them)")
+        errors = []
+        for cls in having:
+            try:
+                cls(**{key: value})
+            except (RulesetError, TypeError, ValueError) as exc:
+                errors.append(str(exc))
+        if len(errors) == len(having):
+            raise click.UsageError(errors[0])
+    if ruleset is not None:
+        try:
+            classes[0](**options)
+        except (RulesetError, TypeError, ValueError) as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def _hand_range(value: str | None) -> tuple[int, int] | None:
+    """``3``, ``3-7``, ``3-`` or ``-7`` as an inclusive (low, high) range of hand numbers."""
+    if value is None:
+        return None
+    low, sep, high = value.strip().partition("-")
+    if not (low.strip() or high.strip()):
+        raise click.BadParameter(f"{value!r} names no hand", param_hint="--hand")
+    try:
+        lo = int(low) if low.strip() else 0
+        hi = (int(high) if high.strip() else 2**31) if sep else lo
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not N, N-M, N- or -M",
+                                 param_hint="--hand") from None
+    if lo < 0 or hi < lo:
+        raise click.BadParameter(f"{value!r} is not a range of hand numbers",
+                                 param_hint="--hand")
+    return lo, hi
+
+
+def selection_options(func: F) -> F:
+    """``--match``, ``--hand`` and ``--player``: the same choice of hands on every command that
+    reads records (:class:`gamelog.select.Selection`)."""
+    func = click.option("--player", metavar="NAME",
+                        help="Only hands where this player (id or name) sat.")(func)
+    func = click.option("--hand", "hand_range", metavar="N|N-M",
+                        callback=lambda c, p, v: _hand_range(v),
+                        help="Only these hand numbers within each match: 3, 3-7, 3- or "
+                             "-7.")(func)
+    return click.option("--match", "matches", multiple=True, metavar="ID",
+                        help="Only this match (repeat for several).")(func)
+
+
+def _selection(matches: tuple[str, ...], hands: tuple[int, int] | None,
+               player: str | None) -> Any:
+    from gamelog.select import Selection
+
+    return Selection(frozenset(matches), hands, player)
+
+
+def nothing_matched(chosen: Any, read: int) -> None:
+    """Exit 2 with a message when a command read no hand, or none that ``chosen`` keeps."""
+    if read == 0:
+        _fail("no hand found in the input (no game record was read)")
+    if chosen:
+        _fail(f"no hand matched {chosen.describe()} (of {read} hand(s) read)")
+
+
+def _hand_filter(matches: tuple[str, ...], hands: tuple[int, int] | None, player: str | None,
+                 violations_only: bool) -> Any:
+    """The report's choice of hands (None: every hand)."""
+    from analyze.metrics import HandFilter
+
+    chosen = HandFilter(frozenset(matches), hands, player, violations_only)
+    return chosen or None
 
 
 def strict_option(func: F) -> F:
@@ -111,7 +223,7 @@ def review_budget(samples: int) -> Any:
 
 
 def review_options(func: F) -> F:
-    func = click.option("--review-samples", type=click.IntRange(min=1), default=8,
+    func = click.option("--review-samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=8,
                         show_default=True,
                         help="With --review: random deals per decision (three times as "
                              "many confirm a suspected mistake).")(func)
@@ -157,17 +269,19 @@ class _progress:
     review), each hand ticked once a pass."""
 
     def __init__(self, show: bool, label: str, paths: Iterable[str | os.PathLike[str]],
-                 passes: int = 1) -> None:
+                 passes: int = 1, total: int | None = None) -> None:
         self.show = show
         self.label = label
         self.paths = list(paths)
         self.passes = passes
+        self.total = total  # the work to be done, where the caller knows it
 
     def __enter__(self) -> Callable[[int], None]:
         if not self.show:
             self.bar = None
             return lambda n: None
-        total = files.count_hands(self.paths) * self.passes
+        total = self.total if self.total is not None else \
+            files.count_hands(self.paths) * self.passes
         self.bar = click.progressbar(length=max(total, 1), label=self.label, file=sys.stderr,
                                      show_pos=True, show_eta=True, show_percent=True,
                                      item_show_func=self._rate)
@@ -368,35 +482,106 @@ def schema(output: Path | None) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--hand", "hand_number", type=int, help="Show only this hand number.")
-@click.option("--match", "match_id", help="Show only this match id.")
+@selection_options
 @click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as AS TH BJ instead of ♠A ♥10.")
+@click.option("--full", is_flag=True,
+              help="Show long tag values whole (by default cut at 200 characters).")
 @click.option("--color/--no-color", default=None,
               help="Red suits in colour (default: when writing to a terminal).")
 @strict_option
 @handle_errors
-def show(paths: tuple[Path, ...], hand_number: int | None, match_id: str | None,
-         ascii_cards: bool, color: bool | None, strict: bool) -> None:
-    """Show hands readably: the header, each seat's cards sorted by suit, then the events."""
+def show(paths: tuple[Path, ...], matches: tuple[str, ...],
+         hand_range: tuple[int, int] | None, player: str | None, ascii_cards: bool,
+         full: bool, color: bool | None, strict: bool) -> None:
+    """Show hands readably: the header, each seat's cards sorted by suit, then the events.
+
+    What it prints is the notation (docs/import.md), read back by every command; a tag value
+    longer than 200 characters is cut unless --full (``shengji convert x.jsonl x.sjn`` keeps
+    everything)."""
     if color is None:
         color = sys.stdout.isatty()
     style = "ascii" if ascii_cards else "ansi" if color else "symbol"
+    chosen = _selection(matches, hand_range, player)
     issues: list[RecordError] = []
-    shown = 0
+    shown = read = 0
     for item in files.read(list(paths), strict=strict, issues=issues, with_headers=True):
         if isinstance(item, MatchStart):
-            if match_id is None or item.match == match_id:
-                click.echo(notation.header_text(item))
+            if not chosen.matches or item.match in chosen.matches:
+                click.echo(notation.header_text(item, max_tag=None if full else 200))
             continue
-        if (match_id is not None and item.match != match_id) or (
-                hand_number is not None and item.number != hand_number):
+        read += 1
+        if not chosen(item):
             continue
         click.echo(notation.hand_text(item, style))
         shown += 1
     if report_issues(issues):
         sys.exit(EXIT_INPUT)
     if shown == 0:
-        _fail("no hand matched")
+        nothing_matched(chosen, read)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
+              help="The record to write (.jsonl, .jsonl.gz, .parquet or .sjn; no suffix: a "
+                   "Parquet data set).")
+@selection_options
+@strict_option
+@handle_errors
+def select(paths: tuple[Path, ...], output: Path, matches: tuple[str, ...],
+           hand_range: tuple[int, int] | None, player: str | None, strict: bool) -> None:
+    """Write the chosen hands, with their match headers, to a new record.
+
+    --match, --hand and --player choose as on every command (none: every hand). Several
+    inputs are merged into one record; a hand read twice (the same match and number) is
+    written once, with a warning. Bad lines are reported and skipped (exit 2). Nothing is
+    written when no hand is chosen."""
+    import itertools
+
+    if output.suffix:
+        prepare_output(output, paths)
+    else:
+        prepare_output(output, paths, "Parquet data set", directory=True)
+    chosen = _selection(matches, hand_range, player)
+    issues: list[RecordError] = []
+    read = [0]
+    written: set[str] = set()
+
+    seen: set[tuple[str, int]] = set()
+    twice: dict[str, int] = {}
+
+    def chosen_hands() -> Iterator[Hand]:
+        for hand in files.read_hands(list(paths), strict=strict, issues=issues):
+            read[0] += 1
+            if not chosen(hand):
+                continue
+            if (hand.match, hand.number) in seen:
+                twice[hand.match] = twice.get(hand.match, 0) + 1
+                continue
+            seen.add((hand.match, hand.number))
+            yield hand
+
+    def events(hands: Iterable[Hand]) -> Iterator[Event]:
+        for hand in hands:
+            if hand.header is not None and hand.match not in written:
+                written.add(hand.match)
+                yield hand.header
+            yield from hand.events
+
+    hands = chosen_hands()
+    first = next(hands, None)
+    if first is None:
+        report_issues(issues)
+        nothing_matched(chosen, read[0])
+        return
+    count = files.dump(events(itertools.chain([first], hands)), output)
+    for match, n in twice.items():
+        click.echo(f"warning: match {visible(match)}: {n} hand(s) read more than once, "
+                   "written once", err=True)
+    click.echo(f"{visible(output)}: {count} events, {len(seen)} hand(s) of {len(written)} "
+               f"match(es), from {read[0]} hand(s) read", err=True)
+    if report_issues(issues):
+        sys.exit(EXIT_INPUT)
 
 
 def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
@@ -424,7 +609,8 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="text: a summary per hand and totals; json: one JSON object per hand.")
-@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@click.option("--ruleset", callback=_ruleset_name,
+              help="Use this ruleset instead of the one each header names.")
 @click.option("-O", "--option", "option_values", multiple=True, metavar="NAME=VALUE",
               help="Override a ruleset option (repeatable), e.g. -O decks=3.")
 @click.option("--strict", is_flag=True,
@@ -433,12 +619,14 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--allow-incomplete", is_flag=True,
               help="A hand whose record stops before its end is not a failure (exit 0 when "
                    "nothing else is wrong); by default it gives exit 1.")
+@selection_options
 @jobs_option
 @progress_option
 @engine_options
 @handle_errors
 def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
              option_values: tuple[str, ...], strict: bool, quiet: bool, allow_incomplete: bool,
+             matches: tuple[str, ...], hand_range: tuple[int, int] | None, player: str | None,
              jobs: int, progress: bool | None, engine: str, ray_address: str | None) -> None:
     """Check that every recorded hand was played by the rules.
 
@@ -450,6 +638,8 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     from replay.report import totals_text
 
     options = _parse_options(option_values)
+    check_ruleset(ruleset, options)
+    chosen = _selection(matches, hand_range, player) or None
     issues: list[RecordError] = []
     hands = files.read_hands(list(paths), strict=strict, issues=issues)
     counts = _new_counts()
@@ -465,7 +655,7 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
                                             jobs=max(jobs, 2), ruleset=ruleset,
                                             options=options, issues=issues):
                 for report in reports:
-                    line = _tally(report, counts, fmt, quiet, found)
+                    line = _tally(report, counts, fmt, quiet, found, chosen)
                     if line is not None:
                         click.echo(line)
                     tick(1)
@@ -476,7 +666,8 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
         if inputs and all(files.record_format(f) == "jsonl" for f in inputs):
             with terminate_on_sigterm(), _progress(bar, "validating", inputs) as tick:
                 for lines, batch_counts, batch_found in _validate_lines_parallel(
-                        inputs, jobs, ruleset, options, fmt, quiet, issues):
+                        inputs, jobs, ruleset, options, fmt, quiet, issues,
+                        chosen=chosen):
                     for line in lines:
                         click.echo(line)
                     for key, value in batch_counts.items():
@@ -489,7 +680,7 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
             with _progress(bar, "validating", list(paths)) as tick:
                 for report in replay_in_processes(hands, jobs, ruleset=ruleset,
                                                   options=options):
-                    line = _tally(report, counts, fmt, quiet, found)
+                    line = _tally(report, counts, fmt, quiet, found, chosen)
                     if line is not None:
                         click.echo(line)
                     tick(1)
@@ -499,7 +690,7 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
         with _progress(bar, "validating", list(paths)) as tick:
             for report in replay.validate_hands(hands, ruleset=ruleset, options=options,
                                                 strict=strict):
-                line = _tally(report, counts, fmt, quiet, found)
+                line = _tally(report, counts, fmt, quiet, found, chosen)
                 if line is not None:
                     click.echo(line)
                 tick(1)
@@ -510,6 +701,8 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     for kind, message in found:
         click.echo(f"{kind}: {visible(message)}", err=True)
     errors = sum(kind == "error" for kind, _ in found)
+    if counts["hands"] == 0 and not errors:
+        nothing_matched(chosen, counts.get("read", 0))
     if fmt == "text":
         click.echo(totals_text(counts, errors))
     if errors or counts["bad"]:
@@ -519,7 +712,7 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
 
 
 def _new_counts() -> dict[str, int]:
-    return {"hands": 0, "clean": 0, "incomplete": 0, "violations": 0, "bad": 0}
+    return {"hands": 0, "clean": 0, "incomplete": 0, "violations": 0, "bad": 0, "read": 0}
 
 
 def _unique(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -528,7 +721,8 @@ def _unique(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 @cli.command()
-@click.option("--ruleset", default="tractor", show_default=True, help="The ruleset to play.")
+@click.option("--ruleset", default="tractor", show_default=True, callback=_ruleset_name,
+              help="The ruleset to play (shengji rules lists them).")
 @click.option("--decks", type=int, help="Decks (default: the ruleset's).")
 @click.option("--players", type=int, help="Players (default: the ruleset's).")
 @click.option("-O", "--option", "option_values", multiple=True, metavar="NAME=VALUE",
@@ -568,6 +762,7 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
         options["decks"] = decks
     if players is not None:
         options["players"] = players
+    check_ruleset(ruleset, options)
     rules = get_ruleset(ruleset, **options)
     show_bar = sys.stderr.isatty() if progress is None else progress
     with click.progressbar(length=matches, label="matches", file=sys.stderr,
@@ -585,34 +780,6 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
             click.echo(f"{output}: {count} events", err=True)
 
 
-def _hand_range(value: str | None) -> tuple[int, int] | None:
-    """``3``, ``3-7``, ``3-`` or ``-7`` as an inclusive (low, high) range of hand numbers."""
-    if value is None:
-        return None
-    low, sep, high = value.strip().partition("-")
-    if not (low.strip() or high.strip()):
-        raise click.BadParameter(f"{value!r} names no hand", param_hint="--hand")
-    try:
-        lo = int(low) if low.strip() else 0
-        hi = (int(high) if high.strip() else 2**31) if sep else lo
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not N, N-M, N- or -M",
-                                 param_hint="--hand") from None
-    if lo < 0 or hi < lo:
-        raise click.BadParameter(f"{value!r} is not a range of hand numbers",
-                                 param_hint="--hand")
-    return lo, hi
-
-
-def _hand_filter(matches: tuple[str, ...], hands: tuple[int, int] | None, player: str | None,
-                 violations_only: bool) -> Any:
-    """The report's choice of hands (None: every hand)."""
-    from analyze.metrics import HandFilter
-
-    chosen = HandFilter(frozenset(matches), hands, player, violations_only)
-    return chosen or None
-
-
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--output", type=click.Path(), required=True,
@@ -622,16 +789,11 @@ def _hand_filter(matches: tuple[str, ...], hands: tuple[int, int] | None, player
               help="Language of the labels.")
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--title", help="The report's title.")
-@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@click.option("--ruleset", callback=_ruleset_name,
+              help="Use this ruleset instead of the one each header names.")
 @click.option("--max-hands", type=click.IntRange(min=0),
               help="Write pages for at most this many hands (the dashboard counts them all).")
-@click.option("--match", "matches", multiple=True, metavar="ID",
-              help="Only this match (repeat for several).")
-@click.option("--hand", "hand_range", metavar="N|N-M", callback=lambda c, p, v: _hand_range(v),
-              help="Only these hand numbers within each match: 3, 3-7, 3- or -7.")
-@click.option("--player", metavar="NAME",
-              help="Only hands where this player (id or name) sat, with that seat at the "
-                   "bottom of the hand viewer.")
+@selection_options
 @click.option("--violations-only", is_flag=True, help="Only hands with violations.")
 @review_options
 @jobs_option
@@ -663,26 +825,37 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
             f"{output}.html for one file")
     prepare_output(output, paths, "report", directory=directory)  # before the work
     issues: list[RecordError] = []
+    chosen = _hand_filter(matches, hand_range, player, violations_only)
+    read = [0]
     with _progress(_show_progress(progress), "replaying", list(paths)) as tick:
+
+        def counted(n: int) -> None:
+            read[0] += n
+            tick(n)
+
         collector = collect(list(paths), anonymize=anonymize, keep_pages=True, issues=issues,
-                            ruleset=ruleset, with_plays=False, jobs=_cores(jobs), progress=tick,
-                            keep=_hand_filter(matches, hand_range, player, violations_only),
-                            focus_player=player, players_by_id=True, max_pages=max_hands,
-                            summarize=True)
+                            ruleset=ruleset, with_plays=False, jobs=_cores(jobs),
+                            progress=counted, keep=chosen, focus_player=player,
+                            players_by_id=True, max_pages=max_hands, summarize=True)
+    if collector.hand_count == 0:
+        report_issues(issues)
+        if chosen and getattr(chosen, "violations_only", False) and read[0]:
+            click.echo(f"no hand with violations among the {read[0]} hand(s) chosen; the "
+                       "report has none to show", err=True)
+        else:
+            nothing_matched(chosen, read[0])
     reviews = None
     if review:  # the hands the report shows, each decision valued (docs/review.md)
         from analyze.handview import page_slug
         from replay.review import review_hands
 
         shown = {slug for slug, _, _ in collector.pages[:max_hands]}
-        with _progress(_show_progress(progress), "reviewing", list(paths)) as tick:
+        with _progress(_show_progress(progress), "reviewing", list(paths),
+                       total=len(shown)) as tick:  # counts only the hands reviewed
             reviews = {}
 
             def keep(hand: Any) -> bool:
-                chosen = page_slug(hand.match, hand.number) in shown
-                if not chosen:
-                    tick(1)  # passed over: counted, so the bar ends at the end
-                return chosen
+                return page_slug(hand.match, hand.number) in shown
 
             for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
                                   budget=review_budget(review_samples),
@@ -706,7 +879,8 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
               help="Each table a directory of Parquet files partitioned by ruleset and a "
                    "match-id bucket (hive style; what --engine ray writes).")
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
-@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@click.option("--ruleset", callback=_ruleset_name,
+              help="Use this ruleset instead of the one each header names.")
 @review_options
 @jobs_option
 @progress_option
@@ -813,24 +987,26 @@ def _export_on_ray(paths: tuple[Path, ...], output: Path, ruleset: str | None, j
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--match", "matches", multiple=True, metavar="ID",
-              help="Only this match (repeat for several).")
-@click.option("--hand", "hand_range", metavar="N|N-M", callback=lambda c, p, v: _hand_range(v),
-              help="Only these hand numbers within each match: 3, 3-7, 3- or -7.")
-@click.option("--samples", type=click.IntRange(min=1), default=8, show_default=True,
-              help="Budget: random deals of the unseen cards per decision.")
-@click.option("--confirm", type=click.IntRange(min=0), default=24, show_default=True,
+@selection_options
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=8,
+              show_default=True,
+              help=f"Budget: random deals of the unseen cards per decision (at most "
+                   f"{MAX_SAMPLES}).")
+@click.option("--confirm", type=click.IntRange(min=0, max=MAX_CONFIRM), default=24,
+              show_default=True,
               help="Budget: fresh deals to confirm a suspected mistake (0: none).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The same seed, the same review.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people; json: one object per hand.")
-@click.option("--ruleset", help="Use this ruleset instead of the one each header names.")
+@click.option("--ruleset", callback=_ruleset_name,
+              help="Use this ruleset instead of the one each header names.")
 @jobs_option
 @progress_option
 @handle_errors
 def review(paths: tuple[Path, ...], matches: tuple[str, ...],
-           hand_range: tuple[int, int] | None, samples: int, confirm: int, seed: int, fmt: str,
+           hand_range: tuple[int, int] | None, player: str | None, samples: int, confirm: int,
+           seed: int, fmt: str,
            ruleset: str | None, jobs: int, progress: bool | None) -> None:
     """Review every decision: the point swing of each play against the legal alternatives.
 
@@ -848,33 +1024,35 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     from replay.review import Budget, review_hands
 
     issues: list[RecordError] = []
-    wanted = set(matches)
-
-    def keep(hand: Any) -> bool:
-        return (not wanted or hand.match in wanted) and (
-            hand_range is None or hand_range[0] <= hand.number <= hand_range[1])
+    keep = _selection(matches, hand_range, player)
+    show_bar = _show_progress(progress)
+    # the bar counts only the hands to be reviewed (reading them all first costs little
+    # against seconds of review a hand)
+    total = sum(1 for h in files.read_hands(list(paths)) if keep(h)) if show_bar else None
 
     budget = Budget(samples=samples, confirm=confirm, seed=seed)
     overall: dict[str, list[float]] = {}  # player -> decisions, score, marks (see _tally_review)
     in_match: dict[str, list[float]] = {}
     current: str | None = None
-    with _progress(_show_progress(progress), "reviewing", list(paths)) as tick:
+    read = [0]
+    with _progress(show_bar, "reviewing", list(paths), total=total) as tick:
         hands = files.read_hands(list(paths), issues=issues)
         names: dict[tuple[str, int], list[str]] = {}
 
         def remember(hand: Any) -> bool:
+            read[0] += 1
             chosen = keep(hand)
-            if not chosen:
-                tick(1)
-            elif hand.header is not None:
+            if chosen and hand.header is not None:
                 names[(hand.match, hand.number)] = [
                     next((i.name or i.player for i in hand.header.seats if i.seat == s), None)
                     or f"seat {s}" for s in range(hand.header.players)]
             return chosen
 
+        reviewed = 0
         for r in review_hands(hands, budget=budget, ruleset=ruleset, jobs=_cores(jobs),
                               keep=remember):
             tick(1)
+            reviewed += 1
             if r.match != current:
                 if fmt == "text" and current is not None and in_match:
                     _print_accuracy(f"match {visible(current)}: accuracy per player", in_match)
@@ -892,6 +1070,8 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
                         overall)
     if report_issues(issues):
         sys.exit(EXIT_INPUT)
+    if reviewed == 0:
+        nothing_matched(keep, read[0])
 
 
 def _tally_review(row: list[Any], decision: Any, scale: float) -> None:
@@ -969,11 +1149,18 @@ def rules() -> None:
 
 
 def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool,
-           found: list[tuple[str, str]]) -> str | None:
-    """Count a hand's report and render it (``None`` when quiet and clean); a match that
-    cannot be replayed (bad ruleset settings) goes to ``found``."""
+           found: list[tuple[str, str]], chosen: Any = None) -> str | None:
+    """Count a hand's report and render it (``None`` when quiet and clean, or not among the
+    hands ``chosen``: those are replayed, since a verdict depends on the hands before it,
+    but neither counted nor shown); a match that cannot be replayed (bad ruleset settings)
+    goes to ``found``."""
     from replay import RulesetProblem
     from replay.report import hand_json, hand_text
+
+    counts["read"] += 1
+    if chosen and not chosen.keeps(report.match, report.hand, report.record.header
+                                   if report.record is not None else None):
+        return None
 
     counts["hands"] += 1
     counts["violations"] += len(report.violations)
@@ -993,7 +1180,7 @@ def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool,
 
 
 def _validated(hands: Iterable[Hand], ruleset: str | None, options: dict[str, Any], fmt: str,
-               quiet: bool) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
+               quiet: bool, chosen: Any = None) -> tuple[list[str], dict[str, int], list[tuple[str, str]]]:
     """Replay hands in a worker: (output lines, counts, problems of unplayable matches)."""
     import replay
 
@@ -1001,7 +1188,7 @@ def _validated(hands: Iterable[Hand], ruleset: str | None, options: dict[str, An
     counts = _new_counts()
     found: list[tuple[str, str]] = []
     for report in replay.validate_hands(hands, ruleset=ruleset, options=options):
-        line = _tally(report, counts, fmt, quiet, found)
+        line = _tally(report, counts, fmt, quiet, found, chosen)
         if line is not None:
             lines.append(line)
     return lines, counts, _unique(found)
@@ -1022,7 +1209,7 @@ _Context = tuple[tuple[str | None, str], Any]  # ((source, match), MatchContext)
 
 
 def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
-                    options: dict[str, Any], fmt: str, quiet: bool,
+                    options: dict[str, Any], fmt: str, quiet: bool, chosen: Any = None,
                     start: _Context | None = None
                     ) -> tuple[list[str], dict[str, int], list[tuple[str, str]],
                                _Context | None, _Context | None]:
@@ -1042,7 +1229,7 @@ def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
     found: list[tuple[str, str]] = []
 
     def tally(report: Any) -> None:  # as each hand is replayed: no report is kept
-        line = _tally(report, counts, fmt, quiet, found)
+        line = _tally(report, counts, fmt, quiet, found, chosen)
         if line is not None:
             out.append(line)
 
@@ -1058,7 +1245,7 @@ def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
 def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                              options: dict[str, Any], fmt: str, quiet: bool,
                              issues: list[RecordError], batch_lines: int = 20_000,
-                             warm_hands: int = 8
+                             warm_hands: int = 8, chosen: Any = None
                              ) -> Iterator[tuple[list[str], dict[str, int], list[tuple[str, str]]]]:
     """JSON Lines in batches to ``jobs`` processes as raw lines: the parent only reads each
     line's match id, hand number and type, so that decoding, too, runs in the workers.
@@ -1151,7 +1338,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                                         line=line_no, field="$.hand")
                           for m, (line_no, n, earlier) in dups.items())
 
-    tasks = ((source, lines, first, ruleset, options, fmt, quiet)
+    tasks = ((source, lines, first, ruleset, options, fmt, quiet, chosen)
              for source, lines, first in batches())
     from replay.parallel import checked_in_order, in_order
 

@@ -457,7 +457,8 @@
     return viewers[id];
   }
   function follow() {
-    var frag = decodeURIComponent(location.hash.slice(1));
+    var frag = location.hash.slice(1);
+    try { frag = decodeURIComponent(frag); } catch (e) { /* "#%": not an escape; as typed */ }
     if (!frag) return;
     var parts = frag.split("/"), section = document.getElementById(parts[0]);
     if (!section || !byId[parts[0]]) return;

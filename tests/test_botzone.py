@@ -8,6 +8,7 @@ so a wrong suit order fails here. Simulated hands go out as Botzone logs and com
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import msgspec

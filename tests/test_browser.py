@@ -359,3 +359,13 @@ def test_the_auction_review_shows_on_a_biaofen_hand(browser, tmp_path):
     assert page.locator(f"#{anchor} .review-bid .mark.blunder").count() == 1
     assert errors == []
     page.close()
+
+
+def test_a_bad_fragment_raises_no_error_in_the_page(browser, single_report):
+    """Issue 25 item 7: ``report.html#%`` (not an escape) threw an uncaught URIError."""
+    out, _hand, _anchor = single_report
+    for frag in ("%", "%E0%A4%A", "hand-%zz/3"):
+        page, errors = open_page(browser, f"{out.as_uri()}#{frag}")
+        page.wait_for_timeout(300)
+        assert not errors, (frag, errors)
+        page.close()

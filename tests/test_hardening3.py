@@ -7,6 +7,7 @@ Tests are named by the issue's item numbers; each failed on the tree before its 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -345,3 +346,128 @@ def test_5_the_platform_log_imports_in_ci(tmp_path):
     assert len(hands) == 1 and len(hands[0].events) == 87  # 88 with the header
     result = run("validate", out)
     assert result.exit_code == 1 and "stops after trick 16" in result.output
+
+
+# -- 8. review budget bounds ------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["--samples", "1000000000"], ["--confirm", "100000000"]])
+def test_8_review_budget_has_an_upper_bound(args):
+    result = run("review", MATCH, *args)
+    assert result.exit_code == 2 and "range" in result.output
+
+
+def test_8_report_review_samples_has_an_upper_bound(tmp_path):
+    result = run("report", MATCH, "--review", "--review-samples", "100000", "-o",
+                 tmp_path / "r.html")
+    assert result.exit_code == 2
+
+
+# -- 9. the newcomer's list ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, says", [
+    (["simulate", "--ruleset", "tracktor", "-o", "{tmp}/x.jsonl"], "did you mean 'tractor'"),
+    (["simulate", "--decks", "5", "-o", "{tmp}/x.jsonl"], "decks must be one of"),
+    (["simulate", "--players", "5", "-o", "{tmp}/x.jsonl"], "players must be one of"),
+    (["validate", "--ruleset", "tracktor", str(MATCH)], "did you mean 'tractor'"),
+    (["validate", "-O", "deks=3", str(MATCH)], "did you mean 'decks'"),
+    (["report", "--ruleset", "tracktor", str(MATCH), "-o", "{tmp}/r.html"], "did you mean"),
+])
+def test_9_a_wrong_ruleset_or_option_is_one_usage_error(tmp_path, args, says):
+    result = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert result.exit_code == 2
+    assert says in result.output and "internal error" not in result.output
+    assert result.output.count("Error") == 1
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["validate", "report", "show", "review", "select"])
+@pytest.mark.parametrize("choice", [["--player", "Nobody"], ["--match", "nomatch"],
+                                    ["--hand", "900-901"]])
+def test_9_nothing_matched_is_said_and_exits_2(tmp_path, command, choice):
+    out = {"report": ["-o", tmp_path / "r.html"], "select": ["-o", tmp_path / "s.jsonl"]}
+    result = run(command, MATCH, *choice, *out.get(command, []))
+    assert result.exit_code == 2 and "no hand matched" in result.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["validate", "show", "review"])
+def test_9_no_record_at_all_exits_2(tmp_path, command):
+    (tmp_path / "notes.md").write_text("no records here")
+    result = run(command, tmp_path)
+    assert result.exit_code == 2 and "no hand found" in result.output
+
+
+def test_9_a_report_name_without_slash_or_suffix_is_refused(tmp_path):
+    result = run("report", MATCH, "-o", tmp_path / "site")
+    assert result.exit_code == 2 and "site/" in result.output and "site.html" in result.output
+    assert not (tmp_path / "site").exists()
+
+
+def test_9_the_same_filters_on_every_reading_command(tmp_path):
+    shown = run("show", MATCH, "--hand", "2-3")
+    assert shown.exit_code == 0 and shown.output.count("\nHand ") == 2
+    checked = run("validate", MATCH, "--hand", "2-3", "--format", "json")
+    assert [json.loads(x)["hand"] for x in checked.output.splitlines()] == [2, 3]
+    parallel = run("validate", MATCH, "--hand", "2-3", "--format", "json", "-j", "2")
+    assert parallel.output == checked.output
+    whole = run("validate", MATCH, "--format", "json")
+    assert [x for x in whole.output.splitlines() if json.loads(x)["hand"] in (2, 3)] == \
+        checked.output.splitlines()  # the same verdicts as in the whole match
+    player = next(iter(gamelog.read_hands(MATCH))).header.seats[0].name
+    assert run("validate", MATCH, "--player", player, "-q").exit_code in (0, 1)
+
+
+def test_9_select_writes_the_chosen_hands_and_merges_files(tmp_path):
+    other = ROOT / "samples" / "matches" / "tractor-2deck.jsonl"
+    out = tmp_path / "chosen.jsonl"
+    result = run("select", MATCH, MATCH, other, "--hand", "2-3", "-o", out)
+    assert result.exit_code == 0 and "read more than once" in result.output
+    hands = [(h.match, h.number) for h in gamelog.read_hands(out)]
+    assert len(hands) == len(set(hands)) == 4
+    assert {n for _, n in hands} == {2, 3}
+    assert run("validate", out).exit_code == 0
+    # a folder of records in, a Parquet data set out
+    result = run("select", ROOT / "samples" / "matches", "--match",
+                 "tractor-1deck-1-0001", "-o", tmp_path / "ds")
+    assert result.exit_code == 0
+    assert {h.match for h in gamelog.read_hands(tmp_path / "ds")} == {"tractor-1deck-1-0001"}
+
+
+def test_9_show_cuts_long_tags_unless_full(tmp_path):
+    log = tmp_path / "b.jsonl"
+    assert run("import", "--from", "botzone", SHARED_LOG if SHARED_LOG.exists() else
+               _write_log(tmp_path), "-o", log).exit_code == 0
+    shown = run("show", log)
+    assert max(len(line) for line in shown.output.splitlines()) < 400
+    assert "--full shows all" in shown.output
+    full = run("show", log, "--full")
+    assert max(len(line) for line in full.output.splitlines()) > 400 or \
+        "--full shows all" not in full.output
+
+
+def _write_log(tmp_path: Path) -> Path:
+    path = tmp_path / "1.json"
+    path.write_text(json.dumps(_botzone_log()))
+    return path
+
+
+def test_9_review_progress_counts_only_the_hands_reviewed(tmp_path, monkeypatch):
+    import shengji.cli as cli_module
+
+    lengths: list[int] = []
+    real = cli_module.click.progressbar
+
+    def spy(*a, **k):
+        lengths.append(k.get("length"))
+        return real(*a, **k)
+
+    monkeypatch.setattr(cli_module.click, "progressbar", spy)
+    result = run("review", MATCH, "--hand", "2", "--samples", "1", "--confirm", "0",
+                 "--progress")
+    assert result.exit_code == 0, result.output
+    assert lengths == [1]
+    lengths.clear()
+    result = run("report", MATCH, "--hand", "2", "--review", "--review-samples", "1",
+                 "--progress", "-o", tmp_path / "r.html")
+    assert result.exit_code == 0, result.output
+    assert lengths[-1] == 1  # the review's bar: one hand, not the match's 33

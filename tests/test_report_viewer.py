@@ -52,7 +52,11 @@ def test_focus_options_choose_the_hands(tmp_path):
     bad = [(r.match, r.hand) for r in replay.validate(INJECTED) if r.violations]
     assert 0 < len(bad) < len(everything)
     assert report_hands(tmp_path, str(INJECTED), "--violations-only") == bad
-    assert report_hands(tmp_path, str(INJECTED), "--player", "Nobody") == []
+    # issue 25: a choice that matches nothing says so (exit 2) and writes no empty report
+    nobody = CliRunner().invoke(cli, ["report", str(INJECTED), "--player", "Nobody", "-o",
+                                      str(tmp_path / "none.html")])
+    assert nobody.exit_code == 2 and "no hand matched --player Nobody" in nobody.output
+    assert not (tmp_path / "none.html").exists()
     assert report_hands(tmp_path, str(INJECTED), "--player", "Bo", "--hand", "2") == [
         k for k in everything if k[0] != clean_match and k[1] == 2]
 

@@ -296,11 +296,21 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
 
 def get_ruleset(name: str, **options: Any) -> Ruleset:
     """The ruleset called ``name`` (or one of its aliases), configured with ``options``."""
-    cls = REGISTRY.get(name.lower())
+    return ruleset_class(name)(**options)
+
+
+def ruleset_class(name: str) -> type[Ruleset]:
+    """The ruleset class called ``name`` or one of its aliases; a :class:`RulesetError` with
+    a "did you mean" where a known name is close."""
+    cls = REGISTRY.get(str(name).lower())
     if cls is None:
+        import difflib
+
         known = ", ".join(sorted({c.name for c in REGISTRY.values()}))
-        raise RulesetError(f"unknown ruleset {name!r} (known: {known})")
-    return cls(**options)
+        near = difflib.get_close_matches(str(name).lower(), list(REGISTRY), n=1, cutoff=0.6)
+        hint = f"; did you mean {REGISTRY[near[0]].name!r}?" if near else ""
+        raise RulesetError(f"unknown ruleset {name!r}{hint} (known: {known})")
+    return cls
 
 
 def all_rulesets() -> list[type[Ruleset]]:

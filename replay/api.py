@@ -244,14 +244,19 @@ def judge_follow(position: Position, seat: int, cards: CardsLike) -> Violation |
 
 def legal_follows(position: Position, seat: int, *, limit: int = 2000) -> list[list[Card]]:
     """Every legal follow for ``seat`` to the trick in progress (as card lists, up to
-    ``limit``; identical cards make identical follows, listed once)."""
+    ``limit``; identical cards make identical follows, listed once). Where there are more
+    candidates than ``limit``, the first ``limit`` legal follows found (the led suit's cards
+    tried first), never none."""
     from replay.legal import follow_spec
 
     state = position.replay()
     if state.trick is None or not state.trick.plays:
         raise ValueError("no trick in progress: the position has no lead to follow")
     spec = follow_spec(state, seat)
-    found = spec.enumerate(limit=limit) or []
+    found = spec.enumerate(limit=limit)
+    if found is None:
+        found = spec.first_follows(limit)
+    found = found[:limit]
     return [[Card(c) for c in sorted(f, key=state.order.sort_key)] for f in found]
 
 

@@ -201,6 +201,33 @@ class FollowSpec:
         walk(0, [])
         return out
 
+    def first_follows(self, limit: int, max_checked: int = 2_000_000) -> list[list[int]]:
+        """Up to ``limit`` legal follows (as sorted card lists) however many candidates there
+        are: the led suit's cards are tried first, and the walk stops after ``limit`` follows
+        or ``max_checked`` candidates checked."""
+        items = sorted(self.suit.items()) + sorted(
+            (c, k) for c, k in self.others.items() if c not in self.suit)
+        out: list[list[int]] = []
+        checked = 0
+
+        def walk(i: int, chosen: list[int]) -> bool:  # True: stop
+            nonlocal checked
+            if len(chosen) == self.n:
+                checked += 1
+                if self.contains(chosen):
+                    out.append(sorted(chosen))
+                return len(out) >= limit or checked >= max_checked
+            if i == len(items):
+                return False
+            card, k = items[i]
+            for take in range(min(k, self.n - len(chosen)), -1, -1):
+                if walk(i + 1, chosen + [card] * take):
+                    return True
+            return False
+
+        walk(0, [])
+        return out
+
     def sample(self, rng: random.Random) -> list[int]:
         """A random legal follow: the required answers first (placed so that every later
         requirement can still be met), then random suit cards, then random other cards."""

@@ -471,3 +471,17 @@ def test_9_review_progress_counts_only_the_hands_reviewed(tmp_path, monkeypatch)
                  "--progress", "-o", tmp_path / "r.html")
     assert result.exit_code == 0, result.output
     assert lengths[-1] == 1  # the review's bar: one hand, not the match's 33
+
+
+def test_9_legal_follows_past_the_limit_are_up_to_the_limit_never_none():
+    from replay.api import Position, judge_follow, legal_follows
+
+    leader = "7H 7H 8H 8H 9H 9H " + "2C " * 19
+    follower = "3H 4H 5H 6H TH JH QH KH AH 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 3D 4D 5D 6D"
+    p = Position.of([leader.strip(), follower, "AC", "KC"], trump="S", level="2",
+                    ruleset="tractor", decks=2, leader=0)
+    p = p.play(0, "7H 7H 8H 8H 9H 9H")
+    found = legal_follows(p, 1, limit=50)
+    assert 0 < len(found) <= 50
+    assert all(judge_follow(p, 1, " ".join(map(str, f))) is None for f in found)
+    assert all(sum(str(c).endswith("H") for c in f) == 6 for f in found)  # all six hearts

@@ -166,3 +166,146 @@ def test_fuzz_parquet_reader_cells(tmp_path_factory, data):
     assert reports or issues, "hostile cells read as no hands and no problem"
     assert all(report.hand is not None for report in reports)
     only_located(issues)
+
+
+# -- the typed notation and Botzone logs (issue 25) --------------------------------------------
+
+SJN_EXTREMES = [b"9" * 5000, b"+" + b"9" * 12 + b" hidden", b"[" * 20_000, b"{" * 20_000,
+                b"\xff\xfe", b"\xef\xbb\xbf", b"\x00" * 8, b"  (" * 5000, b"  ruleset x  " * 500,
+                b"seat 99999999 holds AS", b"+300000000 hidden", b'"\\ud800"', b"n" * 200_000]
+
+
+def _sjn_corpus() -> bytes:
+    from gamelog import notation
+
+    return notation.dumps(gamelog.load(JSONL[0])).encode()
+
+
+@st.composite
+def hostile_sjn(draw: st.DrawFn) -> bytes:
+    """The notation of a corpus record, damaged, with hostile values put in at random
+    places: long digit runs, deep nesting, huge hidden counts and seats, quadratic-regex bait,
+    bytes that are not UTF-8, and UTF-16."""
+    raw = bytearray(draw(mutated(_sjn_corpus())))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(raw)))
+        raw[at:at] = draw(st.sampled_from(SJN_EXTREMES))
+    if draw(st.integers(0, 9)) == 0:
+        return bytes(raw).decode("utf-8", "replace").encode(draw(st.sampled_from(
+            ["utf-16", "utf-16-le", "utf-32"])))
+    return bytes(raw)
+
+
+def _bounded(run) -> None:  # type: ignore[no-untyped-def]
+    """Run ``run()`` and assert it stays within 64 MB of Python allocations and 10 s."""
+    import time
+    import tracemalloc
+
+    tracemalloc.start()
+    start = time.process_time()
+    try:
+        run()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20, f"peak {peak:,} bytes"
+    assert time.process_time() - start < 10
+
+
+@FUZZ
+@given(st.data())
+def test_fuzz_notation_reader_and_validator(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fz") / "f.sjn"
+    path.write_bytes(data.draw(hostile_sjn()))
+    issues: list = []
+
+    def run() -> None:
+        for report in replay.validate(path, issues=issues):
+            assert report.hand is not None
+
+    _bounded(run)
+    only_located(issues)
+
+
+BOTZONE_EXTREMES = [-1, 2**63, "9" * 5000, [[[[[]]]]], {"x": 1}, "<script>", None, True, 1e308,
+                    "\ud800"]
+
+
+def _botzone_corpus() -> dict:
+    from gamelog.botzone import write_log
+
+    for hand in gamelog.read_hands(Path(__file__).resolve().parents[1] / "samples" /
+                                   "matches" / "tractor-2deck.jsonl"):
+        if hand.start is not None and (hand.start.first_draw or 0) == 0:
+            return write_log(hand)
+    raise AssertionError("no hand dealt from seat 0 in the sample")
+
+
+@st.composite
+def hostile_botzone(draw: st.DrawFn) -> bytes:
+    """A Botzone log of a sample hand with values swapped for hostile ones (in initdata,
+    keys, responses, histories), deep nesting, damage to its bytes, or another encoding."""
+    import json as _json
+
+    log = _botzone_corpus()
+    nest = False
+    for _ in range(draw(st.integers(0, 4))):
+        where = draw(st.sampled_from(["level", "allocation", "publiccard", "key", "response",
+                                      "history", "nest"]))
+        value = draw(st.sampled_from(BOTZONE_EXTREMES))
+        entries = log["log"]
+        if where in ("level", "allocation", "publiccard"):
+            log["initdata"][where] = value
+        elif where == "nest":
+            nest = True
+        else:
+            entry = entries[draw(st.integers(0, len(entries) - 1))]
+            if "output" in entry:
+                content = entry["output"]["content"]
+                key = next(iter(content))
+                if where == "key":
+                    content[str(value)] = content.pop(key)
+                else:
+                    content[key]["history"] = value
+            else:
+                key = next(iter(entry))
+                if where == "key":
+                    entry[str(value)] = entry.pop(key)
+                else:
+                    entry[key]["response"] = value
+    raw = _json.dumps(log, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    if nest:  # an entry nested past any parser's recursion limit
+        raw = raw.replace(b'"log": [', b'"log": [' + b"[" * 50_000 + b"]" * 50_000 + b", ", 1)
+    if draw(st.booleans()):
+        raw = draw(mutated(raw))
+    if draw(st.integers(0, 9)) == 0:
+        raw = raw.decode("utf-8", "replace").encode("utf-16")
+    return raw
+
+
+@FUZZ
+@given(st.data())
+def test_fuzz_botzone_import(tmp_path_factory, data):
+    from click.testing import CliRunner
+
+    from shengji.cli import cli
+
+    folder = tmp_path_factory.mktemp("fz")
+    bad = folder / "bad.json"
+    bad.write_bytes(data.draw(hostile_botzone()))
+    good = folder / "good.json"
+    import json as _json
+
+    good.write_text(_json.dumps(_botzone_corpus()))
+    out = folder / "out.jsonl"
+    result = None
+
+    def run() -> None:
+        nonlocal result
+        result = CliRunner().invoke(cli, ["import", "--from", "botzone", str(bad), str(good),
+                                          "-o", str(out)], catch_exceptions=False)
+
+    _bounded(run)
+    assert result is not None and result.exit_code in (0, 2), result.output
+    assert "internal error" not in result.output, result.output
+    assert "botzone-good" in {h.match for h in gamelog.read_hands(out)}

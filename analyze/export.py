@@ -122,15 +122,18 @@ def collector_slices(reports: Iterable[Any], *, anonymize: bool = False, every: 
 
 def table_slices_in_processes(paths: Any, jobs: int, *, ruleset: str | None = None,
                               issues: list | None = None, progress: Any = None,
-                              anonymize: bool = False) -> Iterable[dict[str, pl.DataFrame]]:
+                              anonymize: bool = False, keep: Any = None
+                              ) -> Iterable[dict[str, pl.DataFrame]]:
     """The export's rows computed in ``jobs`` processes: each worker replays a batch of hands
     (with the warm-up and context checks of :mod:`replay.parallel`) and returns its table rows
     as Arrow IPC, never the reports, with raw player keys that get their labels (anonymized
-    ones too) here, in input order; so the tables are those of one process. A match whose
-    ruleset cannot be built is reported in ``issues``."""
+    ones too) here, in input order; so the tables are those of one process. ``keep`` (a
+    picklable predicate on a hand's report) chooses the hands that get rows; every hand is
+    still replayed. A match whose ruleset cannot be built is reported in ``issues``."""
     labels = Collector(anonymize=anonymize)
     listed: set[str] = set()
-    for tables, (raw_keys,) in batch_results(paths, jobs, _table_batch, (ruleset, anonymize),
+    for tables, (raw_keys,) in batch_results(paths, jobs, _table_batch,
+                                             (ruleset, anonymize, keep),
                                              issues=issues, progress=progress, arrow=True):
         # kept in Arrow from the worker's IPC to the Parquet file: no polars frame per slice
         _, mapping = labels.relabel({}, raw_keys)
@@ -209,14 +212,15 @@ def first_match_rows(frames: dict[str, Any], listed: set[str]) -> dict[str, Any]
 
 
 def _table_batch(packed: bytes, first: int, ruleset: str | None, anonymize: bool = False,
-                 start: Any = None
+                 keep: Any = None, start: Any = None
                  ) -> tuple[bytes, list[str], int, tuple[list[str]], Any, Any]:
-    """A worker: replay a batch of hands and compute its export rows (see
-    :func:`table_slices_in_processes`)."""
+    """A worker: replay a batch of hands and compute its export rows, for the hands ``keep``
+    accepts (see :func:`table_slices_in_processes`)."""
     from analyze.metrics import fill_from_batch
 
     collector = Collector(defer_labels=True, anonymize=anonymize)
-    problems, count, at_start, end = fill_from_batch(collector, packed, first, ruleset, start)
+    problems, count, at_start, end = fill_from_batch(collector, packed, first, ruleset, start,
+                                                     keep=keep)
     return _to_ipc(collector.drain()), problems, count, (list(collector.raw_keys),), at_start, end
 
 

@@ -881,14 +881,17 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--ruleset", callback=_ruleset_name,
               help="Use this ruleset instead of the one each header names.")
+@selection_options
 @review_options
 @jobs_option
 @progress_option
 @engine_options
 @handle_errors
 def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: bool,
-           anonymize: bool, ruleset: str | None, review: bool, review_samples: int, jobs: int,
-           progress: bool | None, engine: str, ray_address: str | None) -> None:
+           anonymize: bool, ruleset: str | None, matches: tuple[str, ...],
+           hand_range: tuple[int, int] | None, player: str | None, review: bool,
+           review_samples: int, jobs: int, progress: bool | None, engine: str,
+           ray_address: str | None) -> None:
     """Write analysis-ready tables: matches, hands, tricks, plays, violations, holdings.
 
     Parquet by default (CSV with --csv, list columns joined by spaces); schemas in
@@ -899,8 +902,12 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
     from analyze.metrics import playable_reports
     prepare_output(output, paths, "export", directory=True)  # before the work, not after
     issues: list[RecordError] = []
+    chosen = _hand_filter(matches, hand_range, player, False)
     if engine == "ray":
         _need_ray()
+        if chosen:
+            raise click.UsageError("--match, --hand and --player run on the local engine; "
+                                   "on Ray, shengji select the hands first")
         if review:
             raise click.UsageError("--review runs on the local engine (-j N), not on Ray")
         if as_csv or anonymize:
@@ -918,10 +925,12 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
 
             pieces = table_slices_in_processes(list(paths), _cores(jobs), ruleset=ruleset,
                                                issues=issues, progress=tick,
-                                               anonymize=anonymize)
+                                               anonymize=anonymize, keep=chosen)
         else:
             reports = playable_reports(list(paths), issues=issues, ruleset=ruleset,
                                        jobs=_cores(jobs), progress=tick)
+            if chosen:
+                reports = (r for r in reports if chosen(r))
             pieces = collector_slices(reports, anonymize=anonymize)  # flat memory
         if review:  # then the decisions table, hand by hand (docs/review.md)
             import itertools
@@ -932,7 +941,8 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
             def reviews() -> Iterator[Any]:  # the bar's second pass: a hand at a time
                 for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
                                       budget=review_budget(review_samples),
-                                      jobs=_cores(jobs)):
+                                      jobs=_cores(jobs), keep=_selection(
+                                          matches, hand_range, player) or None):
                     tick(1)
                     yield r
 

@@ -485,3 +485,22 @@ def test_9_legal_follows_past_the_limit_are_up_to_the_limit_never_none():
     assert 0 < len(found) <= 50
     assert all(judge_follow(p, 1, " ".join(map(str, f))) is None for f in found)
     assert all(sum(str(c).endswith("H") for c in f) == 6 for f in found)  # all six hearts
+
+
+def test_9_export_writes_rows_for_the_chosen_hands_only(tmp_path):
+    import polars as pl
+
+    tables = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"t{jobs}"
+        result = run("export", MATCH, "--hand", "2-3", "-j", jobs, "-o", out)
+        assert result.exit_code == 0, result.output
+        tables[jobs] = {p.name: pl.read_parquet(p) for p in sorted(out.glob("*.parquet"))}
+    assert sorted(tables["1"]["hands.parquet"]["hand"].to_list()) == [2, 3]
+    assert sorted(set(tables["1"]["plays.parquet"]["hand"].to_list())) == [2, 3]
+    for name, frame in tables["1"].items():
+        assert frame.equals(tables["2"][name]), name
+    whole = tmp_path / "whole"
+    assert run("export", MATCH, "-o", whole).exit_code == 0
+    all_hands = pl.read_parquet(whole / "hands.parquet").filter(pl.col("hand").is_in([2, 3]))
+    assert all_hands.equals(tables["1"]["hands.parquet"])  # the same rows as in the whole

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from replay.engine import HandReplay
@@ -115,6 +116,32 @@ def legal_leads(state: HandReplay, seat: int, *, max_throw_units: int = 4) -> li
     return leads
 
 
+def _multisets_count(items: list[tuple[int, int]], n: int) -> int:
+    """How many sub-multisets of ``n`` cards the ``(card, copies)`` items hold."""
+    ways = [1] + [0] * n
+    for _, k in items:
+        new = [0] * (n + 1)
+        for have, w in enumerate(ways):
+            if w:
+                for take in range(min(k, n - have) + 1):
+                    new[have + take] += w
+        ways = new
+    return ways[n]
+
+
+def _multisets(items: list[tuple[int, int]], n: int) -> Iterator[list[int]]:
+    """Every sub-multiset of ``n`` cards of the ``(card, copies)`` items, as card lists."""
+    if n == 0:
+        yield []
+        return
+    if not items:
+        return
+    (card, k), tail = items[0], items[1:]
+    for take in range(min(k, n), -1, -1):
+        for more in _multisets(tail, n - take):
+            yield [card] * take + more
+
+
 @dataclass
 class FollowSpec:
     """What a follower owes: ``n`` cards, at least ``m`` of the led suit, and for each lead
@@ -200,6 +227,32 @@ class FollowSpec:
 
         walk(0, [])
         return out
+
+    def follows(self, limit: int) -> list[list[int]] | None:
+        """The legal follows (as sorted card lists), as :meth:`enumerate` finds them but by a
+        smaller search: a follow holds exactly ``m`` cards of the led suit (all it has, or
+        ``n``) and only those carry obligations, so the suit part is searched alone and the
+        rest is any ``n - m`` other cards; ``None`` when the follows number more than
+        ``limit``. The same set as :meth:`enumerate`, not in the same order."""
+        if self.pattern is not None or self.same_kind is not None:
+            return self.enumerate(limit)
+        if self.n == 1:  # a single led: any card of its suit, else any card
+            cards = self.suit or self.others
+            return [[c] for c in sorted(cards)] if len(cards) <= limit else None
+        suit_items = sorted(self.suit.items())
+        other_items = sorted(self.others.items())
+        rest = self.n - self.m
+        if _multisets_count(other_items, rest) > limit or \
+                _multisets_count(suit_items, self.m) > 50 * limit:
+            return None
+        parts = [s for s in _multisets(suit_items, self.m)
+                 if self._achieves(counts_of(s), self.m)]
+        if not parts:
+            return []
+        extras = list(_multisets(other_items, rest))
+        if len(parts) * len(extras) > limit:
+            return None
+        return [sorted(p + e) for p in parts for e in extras]
 
     def first_follows(self, limit: int, max_checked: int = 2_000_000) -> list[list[int]]:
         """Up to ``limit`` legal follows (as sorted card lists) however many candidates there

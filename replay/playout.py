@@ -114,7 +114,7 @@ def greedy_follow(state: HandReplay, seat: int, spec: FollowSpec) -> list[int]:
     assert order is not None and trick is not None
     points = state.points_table
     power = order.power
-    found = spec.enumerate(limit=_ENUMERATE)
+    found = spec.follows(limit=_ENUMERATE)
     if found is None:
         found = [spec.lowest(lambda c: (points[c], power[c])),
                  spec.lowest(lambda c: (-points[c], power[c])),

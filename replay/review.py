@@ -69,11 +69,24 @@ class Budget:
 
     samples: int = 8
     confirm: int = 24
-    extend: int = 2
+    extend: int = 6
     """Rounds of ``confirm`` more deals while a confirmed swing lies within two standard
     errors of a mark's threshold."""
     exact_cards: int = 2
-    max_alternatives: int = 8
+    exact_deals: int = 256
+    """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
+    consistent with the seat's knowledge is solved exactly when there are at most this many
+    (no sampling noise); else deals are drawn."""
+    max_alternatives: int = 16
+    target: float = 0.25
+    """Deals are added (up to ``extend`` rounds) while the swing's standard error exceeds this
+    share of an inaccuracy's threshold."""
+    contenders: int = 3
+    """The alternatives that looked best on the first deals, valued again against the play
+    made on fresh deals (the best of them on those deals is the best alternative)."""
+    z: float = 1.0
+    """A mark needs the swing less ``z`` standard errors to reach its threshold (1.0: about
+    84 % one-sided confidence)."""
     seed: int = 0
     bury: bool = True
     """Review the kitty burial too (a whole hand played out per deal and alternative)."""
@@ -105,14 +118,35 @@ class Decision:
     mark: str | None
     defender: bool
     exact: bool
+    error: float = 0.0
+    """The standard error of the estimate (0 when exact)."""
+    estimate: float = 0.0
+    """The points the play gave away against the best alternative, as estimated; ``swing``
+    is this less ``z`` standard errors (the same when exact)."""
+    confidence: float | None = None
+    """How sure the mark is: the probability that the swing reaches the mark's threshold
+    (normal approximation; 1.0 when exact)."""
+    unclear: str | None = None
+    """A worse mark the swing's estimate reaches but not with the required confidence."""
+    deals: int = 0
+    """Deals the swing was read from (consistent deals enumerated, when exact)."""
+    considered: int = 0
+    """Legal alternatives up to equivalence; ``alternatives`` holds the valued ones."""
+    grouped: str | None = None
+    """How the alternatives were grouped when there were too many to list (``None``: all)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"trick": self.trick, "seat": self.seat, "lead": self.lead, "kind": self.kind,
                 "made": self.made,
                 "value_made": round(self.value_made, 2), "best": self.best,
                 "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
-                "mark": self.mark, "side": "defenders" if self.defender else "declarer",
-                "exact": self.exact,
+                "estimate": round(self.estimate, 2), "error": round(self.error, 2),
+                "mark": self.mark,
+                "confidence": None if self.confidence is None else round(self.confidence, 3),
+                "unclear": self.unclear,
+                "side": "defenders" if self.defender else "declarer",
+                "exact": self.exact, "deals": self.deals, "considered": self.considered,
+                "grouped": self.grouped,
                 "alternatives": [{"cards": c, "value": round(v, 2)}
                                  for c, v in self.alternatives]}
 
@@ -270,8 +304,9 @@ def defends(state: HandReplay, seat: int) -> bool:
 
 def choices(state: HandReplay, seat: int, *, limit: int = 400,
             rng: random.Random | None = None) -> list[list[int]]:
-    """The seat's distinct legal plays, up to equivalence: on a lead every unit it holds
-    (single, n-of-a-kind, tractor) and every throw that stands; on a follow every legal
+    """The seat's distinct legal plays in a world where every card is known, up to
+    equivalence: on a lead every unit it holds (single, n-of-a-kind, tractor) and every throw
+    that stands, of any number of units; on a follow every legal
     follow (identical cards give one) or, when there are more than ``limit`` candidates (a
     pair or tractor to follow with none of the suit), the cheapest legal follow and 48 drawn
     at random. Each sorted in the hand's order."""
@@ -281,7 +316,8 @@ def choices(state: HandReplay, seat: int, *, limit: int = 400,
     out: list[list[int]] = []
     trick = state.trick
     if trick is None or not trick.plays:
-        found = [list(lead.cards) for lead in legal_leads(state, seat, max_throw_units=2)
+        found = [list(lead.cards) for lead in legal_leads(state, seat,
+                                                          max_throw_units=sum(state.held[seat]))
                  if lead.stands]
     else:
         spec = follow_spec(state, seat)
@@ -296,6 +332,110 @@ def choices(state: HandReplay, seat: int, *, limit: int = 400,
         if key not in seen:
             seen.add(key)
             out.append(list(key))
+    return out
+
+
+def sure_from_view(state: HandReplay, seat: int, unit: Any, klass: int) -> bool:
+    """Whether no card ``seat`` has not seen could beat ``unit`` (as if one seat held every
+    unseen card of its suit: a throw of such units stands whatever the deal)."""
+    from replay.simulate import unseen_by
+    from replay.units import beats_unit
+
+    order = state.order
+    assert order is not None
+    unseen = unseen_by(state, seat)
+    avail = {c: n for c in range(54) if (n := unseen[c]) and order.klass[c] == klass}
+    return beats_unit(avail, order, unit) is None
+
+
+MAX_THROWS = 64
+"""Sure throws listed per suit at most (the largest first)."""
+
+
+def decision_choices(state: HandReplay, seat: int) -> tuple[list[list[int]], str | None]:
+    """The alternatives of a recorded decision, from what the seat could know, up to
+    equivalence, and how they were grouped (``None``: every legal play).
+
+    A lead: every unit the seat holds, and every throw (of any number of units) that stands
+    whatever the unseen cards are; a throw that some deal would make fail is represented by
+    the unit it would be forced to (already listed). A follow: every legal follow, or, when
+    there are more than 400 candidate card sets, one per way of choosing what decides the
+    value: the cheapest follow, the one giving the most points, the strongest, and the
+    cheapest keeping each other suit (deterministic: never a random subset)."""
+    order = state.order
+    assert order is not None
+    trick = state.trick
+    grouped: str | None = None
+    found: list[list[int]] = []
+    if trick is None or not trick.plays:
+        for lead in legal_leads(state, seat, max_throw_units=1):
+            found.append(list(lead.cards))
+        rules = state.rules
+        for klass in range(len(CLASS_NAMES)):
+            if klass == TRUMP_CLASS and not rules.trump_throws:
+                continue
+            holding = state.class_holding(seat, klass)
+            if not holding:
+                continue
+            from replay.legal import units_in
+
+            sure = [u for u in units_in(holding, order, rules.max_width())
+                    if sure_from_view(state, seat, u, klass)]
+            throws = _throws_of(sure, holding, order)
+            if len(throws) > MAX_THROWS:
+                throws.sort(key=len, reverse=True)
+                throws = throws[:MAX_THROWS]
+                grouped = f"the {MAX_THROWS} largest sure throws per suit"
+            found.extend(throws)
+    else:
+        spec = follow_spec(state, seat)
+        listed = spec.enumerate(limit=400)
+        if listed is not None:
+            found = listed
+        else:
+            power = order.power
+            points = state.points_table
+            keys: list[Callable[[int], Any]] = [
+                lambda c: (points[c], power[c]),          # the cheapest
+                lambda c: (-points[c], power[c]),         # the most points (to a partner)
+                lambda c: (-power[c], points[c]),         # the strongest
+            ]
+            for k in range(len(CLASS_NAMES)):  # the cheapest, keeping suit k
+                keys.append(lambda c, k=k: (order.klass[c] == k, points[c], power[c]))
+            found = [spec.lowest(key) for key in keys]
+            grouped = ("one follow per way of choosing what decides the value (cheapest, most "
+                       "points, strongest, keeping each suit): more than 400 candidates")
+    seen: set[tuple[int, ...]] = set()
+    out: list[list[int]] = []
+    for cards in found:
+        key = tuple(sorted(cards, key=order.sort_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(list(key))
+    return out, grouped
+
+
+def _throws_of(units: list[Any], holding: dict[int, int], order: Any) -> list[list[int]]:
+    """Every union of two or more of ``units`` that fits ``holding`` and reads back as that
+    many units (a lead is decomposed as the rules do)."""
+    import itertools
+
+    from replay.units import decompose
+
+    out: list[list[int]] = []
+    seen: set[tuple[int, ...]] = set()
+    for k in range(2, len(units) + 1):
+        for combo in itertools.combinations(units, k):
+            cards = sorted(c for u in combo for c in u.all_cards())
+            if any(cards.count(c) > holding.get(c, 0) for c in set(cards)):
+                continue
+            key = tuple(cards)
+            if key in seen or len(decompose(cards, order)) < 2:
+                continue
+            seen.add(key)
+            out.append(cards)
+            if len(out) > 4 * MAX_THROWS:
+                return out
     return out
 
 
@@ -459,6 +599,84 @@ def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
     return world
 
 
+def consistent_deals(state: HandReplay, seat: int, limit: int = 256
+                     ) -> list[tuple[float, HandReplay]] | None:
+    """Every deal of the cards ``seat`` could not see that is consistent with what it could
+    know (each other seat's number of cards, the suits it has shown void in, the kitty's size
+    unless ``seat`` buried it), as ``(probability, world)``: each distinct deal weighted by
+    how many ways the physical cards make it (identical cards of several decks are one card
+    to the play). ``None`` when there are more than ``limit``."""
+    from math import factorial
+
+    from replay.simulate import unseen_by
+
+    order = state.order
+    assert order is not None
+    unseen = unseen_by(state, seat)
+    others = [o for o in range(state.players) if o != seat]
+    need = [sum(state.held[o]) + state.hidden[o] for o in others]
+    kitty_unknown = not (seat == state.declarer and state.kitty_buried)
+    if kitty_unknown:
+        need.append(len(state.kitty) + state.kitty_hidden)
+    voids = [set(state.void[o]) for o in others] + ([set()] if kitty_unknown else [])
+    types = [c for c in range(54) if unseen[c]]
+    if sum(unseen[c] for c in types) != sum(need):
+        return None  # the record hides or lacks cards: no consistent deal to enumerate
+    deals: list[tuple[int, list[list[int]]]] = []
+
+    def split(n: int, slots: list[int], klass: int, room: list[int]) -> Iterator[list[int]]:
+        if len(slots) == 1:
+            if n <= room[slots[0]] and (n == 0 or klass not in voids[slots[0]]):
+                yield [n]
+            return
+        first = slots[0]
+        top = 0 if klass in voids[first] else min(n, room[first])
+        for k in range(top, -1, -1):
+            for rest in split(n - k, slots[1:], klass, room):
+                yield [k, *rest]
+
+    def walk(i: int, room: list[int], got: list[list[int]], ways: int) -> bool:
+        if i == len(types):
+            if not any(room):
+                deals.append((ways, [list(g) for g in got]))
+            return len(deals) <= limit
+        c = types[i]
+        n = unseen[c]
+        for parts in split(n, list(range(len(need))), order.klass[c], room):
+            for r, k in enumerate(parts):
+                room[r] -= k
+                got[r].extend([c] * k)
+            div = 1
+            for k in parts:
+                div *= factorial(k)
+            ok = walk(i + 1, room, got, ways * factorial(n) // div)
+            for r, k in enumerate(parts):
+                room[r] += k
+                del got[r][len(got[r]) - k:]
+            if not ok:
+                return False
+        return True
+
+    if not walk(0, list(need), [[] for _ in need], 1) or not deals:
+        return None
+    total = sum(w for w, _ in deals)
+    out = []
+    for ways, got in deals:
+        world = clone(state)
+        for r, o in enumerate(others):
+            counts = [0] * 54
+            for c in got[r]:
+                counts[c] += 1
+            world.held[o] = counts
+            world.hidden[o] = 0
+        if kitty_unknown:
+            world.kitty = list(got[-1])
+            world.kitty_hidden = 0
+        _refresh(world)
+        out.append((ways / total, world))
+    return out
+
+
 def _refresh(world: HandReplay) -> None:
     """Recount what the engine derives from the holdings (cards per suit class)."""
     order = world.order
@@ -614,9 +832,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     except ValueError:
         return None
     made_ints = [int(c) for c in made]
-    options = choices(state, seat, rng=rng)
-    if len(options) <= 1:
-        return None  # forced: nothing to decide
+    options, grouped = decision_choices(state, seat)
     lead = state.trick is None or not state.trick.plays
     spec = None if lead else follow_spec(state, seat)
     if made_ints not in options:
@@ -624,83 +840,125 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
             return None  # an illegal lead: the validator's business, not a decision
         if spec is not None and not spec.contains(made_ints):
             return None  # an illegal follow: likewise
-        options.append(made_ints)  # a failing throw, or a follow outside the ones drawn
-    others = [o for o in options if o != made_ints]
-    rng.shuffle(others)
-    # what a good player would likely play goes first among the alternatives: the heuristic
-    # agent's choice from this seat's view (and, on a follow, the cheapest legal follow)
+        options.append(made_ints)  # a throw that may fail, or a follow outside the groups
+    if len(options) <= 1:
+        return None  # forced: nothing to decide
+    considered = len(options)
+    # Deterministic order (the same alternatives whatever the seed): the play made, what a
+    # good player would likely play from this seat's view (the heuristic agent's choice, its
+    # draws fixed by the place in the hand, and the cheapest follow), then the rest.
     from replay.simulate import _view
 
-    agent = HeuristicAgent(random.Random(rng.randrange(1 << 30)))
+    trick_no = state.tricks_before + len(state.tricks) + 1
+    place = f"{state.hand.match}:{state.hand.number}:{trick_no}:{seat}"
+    agent = HeuristicAgent(random.Random(place))
     view = _view(state, seat, order)
     likely = [agent.lead(view)] if spec is None else [
         agent.follow(view, spec), spec.lowest(lambda c: (Card(c).points, order.power[c]))]
-    if not any(state.hidden):  # every holding known: the rollout player's own choice too
-        likely.insert(0, greedy_play(state, seat))
+    others = [o for o in options if o != made_ints]
     for cards in reversed(likely):
         key = sorted(cards, key=order.sort_key)
-        if key != made_ints and key in others:
+        if key in others:
             others.remove(key)
             others.insert(0, key)
+    if len(others) > budget.max_alternatives - 1:
+        grouped = grouped or (f"{budget.max_alternatives} of {considered} valued: the play "
+                              "made, the likely plays, then in card order")
     alternatives = [made_ints, *others[:budget.max_alternatives - 1]]
-    left = max(sum(h) for h in state.held)
-    exact = left <= budget.exact_cards and all(h == 0 for h in state.hidden)
     defender = defends(state, seat)
+    left = max(sum(h) + x for h, x in zip(state.held, state.hidden, strict=True))
+    deals = consistent_deals(state, seat, budget.exact_deals) \
+        if left <= budget.exact_cards else None
 
     def evaluate(alts: list[list[int]], samples: int) -> list[list[float]]:
-        if exact:  # every card known and few left: one exact "deal"
-            table: dict = {}
-            row = []
-            for cards in alts:
-                trial = clone(state)
-                apply_play(trial, seat, cards)
-                row.append(float(solve(trial, table)))
+        if deals is not None:  # every consistent deal, solved exactly: one expected row
+            row = [0.0] * len(alts)
+            for weight, world in deals:
+                table: dict = {}
+                for i, cards in enumerate(alts):
+                    trial = clone(world)
+                    apply_play(trial, seat, cards)
+                    row[i] += weight * solve(trial, table)
             return [row]
         return rollout_samples(state, seat, alts, samples, rng,
                                agents=lambda d: _rollout_agents(budget, d, state.players),
                                exact_cards=budget.exact_cards)
 
-    return _judge(evaluate, alternatives, defender, budget, _scale(state), exact,
-                  trick=state.tricks_before + len(state.tricks) + 1, seat=seat,
-                  kind="lead" if lead else "follow")
+    decision = _judge(evaluate, alternatives, defender, budget, _scale(state),
+                      deals is not None, trick=trick_no, seat=seat,
+                      kind="lead" if lead else "follow")
+    decision.considered, decision.grouped = considered, grouped
+    if deals is not None:
+        decision.deals = len(deals)
+    return decision
 
 
 def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
            alternatives: list[list[int]], defender: bool, budget: Budget, scale: float,
            exact: bool, *, trick: int, seat: int, kind: str) -> Decision:
     """Value the alternatives (the play made first) with ``evaluate(alternatives, deals)``
-    (one row of values per deal), confirm a suspected mistake on fresh deals, and make the
-    decision: swing from the seat's side, and a mark when the swing stands one standard error
-    clear of the estimate's noise."""
+    (one row of values per deal); then, unless exact, value the play made and the best one
+    again on fresh deals (the best of several noisy estimates is biased upwards), adding
+    rounds while the swing's standard error is large or a mark's threshold lies within ``z``
+    standard errors of it; mark the decision when the swing less ``z`` standard errors
+    reaches a threshold, and say which worse mark is unclear."""
     rows = evaluate(alternatives, budget.samples)
     values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
     sign = 1 if defender else -1
     best_i = max(range(len(values)), key=lambda i: (sign * values[i], -i))
     error = 0.0
-    if not exact and best_i != 0 and budget.confirm and \
-            sign * (values[best_i] - values[0]) >= MARKS[-1][1] * scale / 2:
-        # The best of several noisy estimates is biased upwards: the play made and the one
-        # chosen are valued again on fresh deals, and the swing is read from those.
+    deals = len(rows)
+    if not exact and len(values) > 1 and budget.confirm:
+        # The best of several noisy estimates is biased upwards, so selecting and measuring
+        # use different deals: the few best others (as screened) meet the play made on fresh
+        # deals, the best of them there is the best alternative, and the swing is measured
+        # on further fresh deals (also when the play made looked best: a few deals can hide
+        # a better one), round by round while the error is large or a threshold is near.
+        ranked = sorted(range(1, len(values)),
+                        key=lambda i: (-sign * values[i], i))[:budget.contenders]
+        group = [alternatives[0], *(alternatives[i] for i in ranked)]
+        picked = evaluate(group, budget.confirm) if len(ranked) > 1 else None
+        k = 1 if picked is None else max(range(1, len(group)), key=lambda j: (
+            sign * sum(r[j] - r[0] for r in picked), -j))
+        best_i = ranked[k - 1]
         pair = [alternatives[0], alternatives[best_i]]
         again = evaluate(pair, budget.confirm)
+        target = budget.target * MARKS[-1][1] * scale
         for _ in range(budget.extend):
             mean, error = _paired(again, sign)
-            if not any(abs(mean - t * scale) < 2 * error for _, t in MARKS):
+            near = any(abs(mean - t * scale) < budget.z * error for _, t in MARKS)
+            if error <= target and not near:
                 break
-            # close to a threshold: more deals, until the mark is clear or the budget spent
             again += evaluate(pair, budget.confirm)
         values[0] = sum(r[0] for r in again) / len(again)
         values[best_i] = sum(r[1] for r in again) / len(again)
         mean, error = _paired(again, sign)
+        deals = len(again)
         if mean <= 0:
             best_i = 0
-    swing = max(0.0, sign * (values[best_i] - values[0]))
-    sure = swing if exact else (max(0.0, swing - error) if best_i != 0 else 0.0)
+    estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
+    # the swing is what the play gave away at the stated confidence: the estimate less z
+    # standard errors (the noise of the deals is not charged to the player)
+    swing = estimate if exact else max(0.0, estimate - budget.z * error)
+    mark = mark_for(swing, scale)
+    unclear = mark_for(estimate, scale)
+    unclear = unclear if unclear != mark else None
+    confidence = None
+    if mark is not None:
+        threshold = dict(MARKS)[mark] * scale
+        confidence = 1.0 if exact or error == 0 else _normal_cdf((estimate - threshold) / error)
     tokens = [[CARD_TOKENS[c] for c in cards] for cards in alternatives]
     return Decision(trick=trick, seat=seat, lead=kind == "lead", kind=kind, made=tokens[0],
                     alternatives=list(zip(tokens, values, strict=True)), value_made=values[0],
                     best=tokens[best_i], value_best=values[best_i], swing=swing,
-                    mark=mark_for(sure, scale), defender=defender, exact=exact)
+                    mark=mark, defender=defender, exact=exact, error=error,
+                    confidence=confidence, unclear=unclear, deals=deals, estimate=estimate)
+
+
+def _normal_cdf(x: float) -> float:
+    import math
+
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
 
 
 def _paired(rows: list[list[float]], sign: int) -> tuple[float, float]:
@@ -733,17 +991,29 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
     if len(made) != size or any(made.count(c) > held[c] for c in set(made)):
         return None
     cards = sorted((c for c in range(54) for _ in range(held[c])), key=order.sort_key)
-    agent = HeuristicAgent(random.Random(rng.randrange(1 << 30)))
+    agent = HeuristicAgent(random.Random(f"{state.hand.match}:{state.hand.number}:bury"))
     cheapest = sorted(cards, key=lambda c: (order.klass[c] == TRUMP_CLASS, Card(c).points,
                                             order.power[c]))[:size]
     options = [made, agent.bury(_view(base, seat, order), size), cheapest]
-    for _ in range(12):
+    # one-card swaps, deterministic: each buried point card or trump kept back for the
+    # cheapest card not buried, and the cheapest buried card for each point card kept
+    rest = list(cards)
+    for c in made:
+        rest.remove(c)
+
+    def cost(c: int) -> tuple[Any, ...]:
+        return (order.klass[c] == TRUMP_CLASS, Card(c).points, order.power[c])
+
+    spare = sorted(set(rest), key=cost)
+    for out in sorted(set(made), key=cost, reverse=True):
+        if spare and cost(spare[0]) < cost(out):
+            swapped = list(made)
+            swapped[swapped.index(out)] = spare[0]
+            options.append(swapped)
+    low = min(made, key=cost)
+    for keep in sorted({c for c in rest if Card(c).points}, key=cost, reverse=True)[:4]:
         swapped = list(made)
-        out = rng.randrange(size)
-        rest = list(cards)
-        for c in made:
-            rest.remove(c)
-        swapped[out] = rng.choice(rest)
+        swapped[swapped.index(low)] = keep
         options.append(swapped)
     alternatives: list[list[int]] = []
     for option in options:

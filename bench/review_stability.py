@@ -43,7 +43,8 @@ def compare(name: str, a: list, b: list) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--sample", action="append", help="sample match names (default: tractor-1deck, tractor-2deck)")
+    ap.add_argument("--sample", action="append",
+                    help="sample match names (default: tractor-1deck, tractor-2deck)")
     ap.add_argument("--hands", default="1-4", help="hand numbers, N-M (default 1-4)")
     ap.add_argument("--budget", type=int, default=0,
                     help="also compare the default budget against this many times it")

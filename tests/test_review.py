@@ -539,8 +539,8 @@ def test_consistent_deals_are_every_deal_with_their_weights():
                 if deals is not None:
                     found += 1
                     assert abs(sum(w for w, _ in deals) - 1) < 1e-9
-                    keys = {tuple(tuple(h) for h in world.held)
-                            + (tuple(sorted(world.kitty)),) for _, world in deals}
+                    keys = {(*(tuple(h) for h in world.held), tuple(sorted(world.kitty)))
+                            for _, world in deals}
                     assert len(keys) == len(deals)  # each deal once
                     for _, world in deals:
                         assert world.held[ev.seat] == state.held[ev.seat]

@@ -1124,12 +1124,17 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
     click.echo(head + f"{len(r.decisions)} decisions; accuracy {accs}"
                + (f" ({r.skipped})" if r.skipped else ""))
     for d in r.decisions:
-        if d.mark is None:
+        if d.mark is None and d.unclear is None:
             continue
         who = seat_names[d.seat] if d.seat < len(seat_names) else f"seat {d.seat}"
-        click.echo(f"  trick {d.trick}: {visible(who)} ({'lead' if d.lead else 'follow'}) "
-                   f"played {' '.join(d.made)}; better {' '.join(d.best)}: "
-                   f"{d.swing:.0f} points — {d.mark}")
+        if d.mark is None:
+            verdict = f"unclear (could be {'an' if d.unclear == 'inaccuracy' else 'a'} {d.unclear})"
+        else:
+            sure = "exact" if d.exact else f"{100 * (d.confidence or 0):.0f} % sure"
+            verdict = f"{d.mark} ({sure}" + (f"; could be a {d.unclear})" if d.unclear else ")")
+        click.echo(f"  trick {d.trick}: {visible(who)} ({d.kind}) "
+                   f"played {' '.join(d.made)}; better {' '.join(d.best)}: gave away "
+                   f"{d.estimate:.0f} ± {d.error:.0f} points — {verdict}")
     for b in r.bids:
         who = seat_names[b.seat] if b.seat < len(seat_names) else f"seat {b.seat}"
 

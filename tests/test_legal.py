@@ -133,3 +133,31 @@ def test_small_follows_are_enumerated_exactly(decks):
             assert (combo in legal_set) == (rules == []), (combo, rules)
         checked += 1
     assert checked >= 3
+
+
+def test_follows_are_the_enumerated_follows():
+    """FollowSpec.follows (the rollout player's: the led suit's part searched alone) lists the
+    same follows as FollowSpec.enumerate, on random positions of every ruleset."""
+    import random
+
+    from replay.legal import follow_spec
+    from replay.review import apply_play, choices, to_play
+    from tests.test_review import RULESETS, small_position
+
+    rng = random.Random(1)
+    compared = 0
+    for i in range(600):
+        name, players, decks = RULESETS[i % len(RULESETS)]
+        state = small_position(rng, name, players, decks, cards=2 + i % 7)
+        seat = to_play(state)
+        apply_play(state, seat, rng.choice(choices(state, seat)))
+        seat = to_play(state)
+        if state.finished or state.trick is None or not state.trick.plays:
+            continue
+        spec = follow_spec(state, seat)
+        a, b = spec.enumerate(limit=100_000), spec.follows(limit=100_000)
+        if a is None or b is None:
+            continue
+        compared += 1
+        assert sorted(map(sorted, a)) == sorted(map(sorted, b)), (name, i)
+    assert compared > 300

@@ -585,15 +585,7 @@ def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
             hands[o] = pool[i:i + need[o]]
             i += need[o]
         kitty = pool[i:i + kitty_size]
-    for o in others:
-        counts = [0] * 54
-        for c in hands[o]:
-            counts[c] += 1
-        world.held[o] = counts
-        world.hidden[o] = 0
-    if kitty_unknown:
-        world.kitty = kitty
-        world.kitty_hidden = 0
+    _deal_into(world, {o: hands[o] for o in others}, kitty if kitty_unknown else None)
     world.class_left = None
     _refresh(world)
     return world
@@ -663,18 +655,24 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
     out = []
     for ways, got in deals:
         world = clone(state)
-        for r, o in enumerate(others):
-            counts = [0] * 54
-            for c in got[r]:
-                counts[c] += 1
-            world.held[o] = counts
-            world.hidden[o] = 0
-        if kitty_unknown:
-            world.kitty = list(got[-1])
-            world.kitty_hidden = 0
+        _deal_into(world, {o: got[r] for r, o in enumerate(others)},
+                   list(got[-1]) if kitty_unknown else None)
         _refresh(world)
         out.append((ways / total, world))
     return out
+
+
+def _deal_into(world: HandReplay, hands: dict[int, list[int]], kitty: list[int] | None) -> None:
+    """Give each seat of ``hands`` those cards (none hidden), and the kitty when given."""
+    for o, cards in hands.items():
+        counts = [0] * 54
+        for c in cards:
+            counts[c] += 1
+        world.held[o] = counts
+        world.hidden[o] = 0
+    if kitty is not None:
+        world.kitty = kitty
+        world.kitty_hidden = 0
 
 
 def _refresh(world: HandReplay) -> None:

@@ -2,7 +2,7 @@
 against 4x the budget): of the decisions marked in either run, how many get the same mark in
 both, and the correlation of the swings over all decisions (issue 23).
 
-    python bench/review_stability.py                        # 1 and 2 decks, seeds 0 and 1
+    python bench/review_stability.py                        # 1 and 2 decks, two fresh seeds
     python bench/review_stability.py --hands 4 --budget 4   # also the default against 4x
     python bench/review_stability.py --sample tractor-2deck --hands 3-6 -j 2
 """
@@ -48,18 +48,24 @@ def main() -> None:
     ap.add_argument("--hands", default="1-4", help="hand numbers, N-M (default 1-4)")
     ap.add_argument("--budget", type=int, default=0,
                     help="also compare the default budget against this many times it")
+    ap.add_argument("--seeds", type=int, nargs=2, default=None,
+                    help="the two review seeds (default: two drawn fresh, printed)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     low, _, high = args.hands.partition("-")
     lo, hi = int(low), int(high or low)
+    import random
+
+    seeds = args.seeds or random.SystemRandom().sample(range(1000, 10**6), 2)
+    print(f"review seeds: {seeds[0]} and {seeds[1]}", flush=True)
     for sample in args.sample or ["tractor-1deck", "tractor-2deck"]:
         print(f"{sample}, hands {lo}-{hi}:", flush=True)
         started = time.process_time(), time.perf_counter()
-        base = decisions(sample, lo, hi, Budget(seed=0), args.jobs)
-        other = decisions(sample, lo, hi, Budget(seed=1), args.jobs)
-        compare("seed 0 against seed 1", base, other)
+        base = decisions(sample, lo, hi, Budget(seed=seeds[0]), args.jobs)
+        other = decisions(sample, lo, hi, Budget(seed=seeds[1]), args.jobs)
+        compare(f"seed {seeds[0]} against seed {seeds[1]}", base, other)
         if args.budget:
-            big = Budget(samples=8 * args.budget, confirm=24 * args.budget, seed=2)
+            big = Budget(samples=8 * args.budget, confirm=24 * args.budget, seed=seeds[1] + 1)
             compare(f"default against {args.budget}x the budget", base,
                     decisions(sample, lo, hi, big, args.jobs))
         print(f"  ({time.perf_counter() - started[1]:.0f} s wall)", flush=True)

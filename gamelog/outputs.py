@@ -2,7 +2,7 @@
 
 Three promises, each checked before any work and again just before the swap:
 
-- **Atomic.** A file is written beside its target (``.NAME.shengji-tmp-PID-XXXX``) and moved
+- **Atomic.** A file is written beside its target (``.NAME.shengji-tmp-PID-`` and eight random hex digits) and moved
   over it only when complete; an output directory (a site report, an export, a Parquet data
   set) is built in a fresh folder beside it and swapped in whole, so a reader sees the old
   output or the new one, never half of each.

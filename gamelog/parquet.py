@@ -9,6 +9,10 @@ package. The schema is derived from the event types, so the two cannot drift apa
 
 Row groups end on hand boundaries, so no hand is split between groups or files, and writing
 holds one row group in memory at a time.
+
+Why one module of about 750 lines: the writer, the fast columnar reader and the per-row
+fallback share the schema and the column-to-field mapping, and are tested as one round trip;
+splitting them (schema / write / read) is planned with issue 26's layout work.
 """
 
 from __future__ import annotations

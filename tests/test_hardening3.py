@@ -504,3 +504,15 @@ def test_9_export_writes_rows_for_the_chosen_hands_only(tmp_path):
     assert run("export", MATCH, "-o", whole).exit_code == 0
     all_hands = pl.read_parquet(whole / "hands.parquet").filter(pl.col("hand").is_in([2, 3]))
     assert all_hands.equals(tables["1"]["hands.parquet"])  # the same rows as in the whole
+
+
+def test_2_a_parquet_data_set_output_is_checked_as_a_directory(tmp_path, base):
+    """convert / select / import to a name without a suffix write a Parquet data set, and
+    replace an earlier one of theirs (the output check must not ask the name for a format)."""
+    out = tmp_path / "ds"
+    result = run("convert", base, out)
+    assert result.exit_code == 0, result.output
+    for _ in range(2):
+        result = run("select", base, "-o", out)
+        assert result.exit_code == 0, result.output
+    assert {h.match for h in gamelog.read_hands(out)} == {"m1"}

@@ -3,9 +3,9 @@
 Three promises, each checked before any work and again just before the swap:
 
 - **Atomic.** A file is written beside its target (``.NAME.shengji-tmp-PID-`` and eight
-  random hex digits) and moved over it only when complete; an output directory (a site report, an export, a Parquet data
-  set) is built in a fresh folder beside it and swapped in whole, so a reader sees the old
-  output or the new one, never half of each.
+  random hex digits) and moved over it only when complete; an output directory (a site
+  report, an export, a Parquet data set) is built in a fresh folder beside it and swapped in
+  whole, so a reader sees the old output or the new one, never half of each.
 - **Only our own files are replaced.** An existing file is overwritten only when it is an
   output of the same kind (:func:`check_replaceable_file`: a game record, a report of ours,
   ...). An existing directory is replaced only when it is empty (no file, no folder, no link)

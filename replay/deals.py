@@ -1,0 +1,157 @@
+"""Deals of the cards a seat could not see, consistent with what it could know: drawn at
+random (:func:`determinize`) or every one enumerated with its weight
+(:func:`consistent_deals`). Used by the review."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from replay.engine import HandReplay
+from replay.order import CLASS_NAMES
+from replay.search import clone
+
+
+def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
+    """A copy of ``state`` in which the cards ``seat`` could not see are dealt at random to the
+    other seats (each keeping its number of cards and no card of a suit it has shown void in)
+    and to the kitty when ``seat`` did not bury it."""
+    from replay.simulate import unseen_by
+
+    world = clone(state)
+    order = state.order
+    assert order is not None
+    unseen = unseen_by(state, seat)
+    pool = [c for c in range(54) for _ in range(unseen[c])]
+    others = [o for o in range(state.players) if o != seat]
+    need = {o: sum(state.held[o]) + state.hidden[o] for o in others}
+    kitty_unknown = not (seat == state.declarer and state.kitty_buried)
+    kitty_size = len(state.kitty) + state.kitty_hidden if kitty_unknown else 0
+    voids = {o: set(state.void[o]) for o in others}
+    for _attempt in range(20):
+        rng.shuffle(pool)
+        # the most constrained seats first: a card goes to a seat not void in its suit
+        hands: dict[int, list[int]] = {o: [] for o in others}
+        kitty: list[int] = []
+        ok = True
+        for c in pool:
+            klass = order.klass[c]
+            open_seats = [o for o in others if len(hands[o]) < need[o] and klass not in voids[o]]
+            if open_seats:
+                hands[rng.choice(open_seats)].append(c)
+            elif len(kitty) < kitty_size:
+                kitty.append(c)
+            else:
+                ok = False
+                break
+        if ok:
+            break
+    else:  # the voids cannot all be kept: deal ignoring them
+        rng.shuffle(pool)
+        hands, kitty, i = {}, [], 0
+        for o in others:
+            hands[o] = pool[i:i + need[o]]
+            i += need[o]
+        kitty = pool[i:i + kitty_size]
+    _deal_into(world, {o: hands[o] for o in others}, kitty if kitty_unknown else None)
+    world.class_left = None
+    _refresh(world)
+    return world
+
+
+def consistent_deals(state: HandReplay, seat: int, limit: int = 256
+                     ) -> list[tuple[float, HandReplay]] | None:
+    """Every deal of the cards ``seat`` could not see that is consistent with what it could
+    know (each other seat's number of cards, the suits it has shown void in, the kitty's size
+    unless ``seat`` buried it), as ``(probability, world)``: each distinct deal weighted by
+    how many ways the physical cards make it (identical cards of several decks are one card
+    to the play). ``None`` when there are more than ``limit``."""
+    from math import factorial
+
+    from replay.simulate import unseen_by
+
+    order = state.order
+    assert order is not None
+    unseen = unseen_by(state, seat)
+    others = [o for o in range(state.players) if o != seat]
+    need = [sum(state.held[o]) + state.hidden[o] for o in others]
+    kitty_unknown = not (seat == state.declarer and state.kitty_buried)
+    if kitty_unknown:
+        need.append(len(state.kitty) + state.kitty_hidden)
+    voids = [set(state.void[o]) for o in others] + ([set()] if kitty_unknown else [])
+    types = [c for c in range(54) if unseen[c]]
+    if sum(unseen[c] for c in types) != sum(need):
+        return None  # the record hides or lacks cards: no consistent deal to enumerate
+    deals: list[tuple[int, list[list[int]]]] = []
+
+    def split(n: int, slots: list[int], klass: int, room: list[int]) -> Iterator[list[int]]:
+        if len(slots) == 1:
+            if n <= room[slots[0]] and (n == 0 or klass not in voids[slots[0]]):
+                yield [n]
+            return
+        first = slots[0]
+        top = 0 if klass in voids[first] else min(n, room[first])
+        for k in range(top, -1, -1):
+            for rest in split(n - k, slots[1:], klass, room):
+                yield [k, *rest]
+
+    def walk(i: int, room: list[int], got: list[list[int]], ways: int) -> bool:
+        if i == len(types):
+            if not any(room):
+                deals.append((ways, [list(g) for g in got]))
+            return len(deals) <= limit
+        c = types[i]
+        n = unseen[c]
+        for parts in split(n, list(range(len(need))), order.klass[c], room):
+            for r, k in enumerate(parts):
+                room[r] -= k
+                got[r].extend([c] * k)
+            div = 1
+            for k in parts:
+                div *= factorial(k)
+            ok = walk(i + 1, room, got, ways * factorial(n) // div)
+            for r, k in enumerate(parts):
+                room[r] += k
+                del got[r][len(got[r]) - k:]
+            if not ok:
+                return False
+        return True
+
+    if not walk(0, list(need), [[] for _ in need], 1) or not deals:
+        return None
+    total = sum(w for w, _ in deals)
+    out = []
+    for ways, got in deals:
+        world = clone(state)
+        _deal_into(world, {o: got[r] for r, o in enumerate(others)},
+                   list(got[-1]) if kitty_unknown else None)
+        _refresh(world)
+        out.append((ways / total, world))
+    return out
+
+
+def _deal_into(world: HandReplay, hands: dict[int, list[int]], kitty: list[int] | None) -> None:
+    """Give each seat of ``hands`` those cards (none hidden), and the kitty when given."""
+    for o, cards in hands.items():
+        counts = [0] * 54
+        for c in cards:
+            counts[c] += 1
+        world.held[o] = counts
+        world.hidden[o] = 0
+    if kitty is not None:
+        world.kitty = kitty
+        world.kitty_hidden = 0
+
+
+def _refresh(world: HandReplay) -> None:
+    """Recount what the engine derives from the holdings (cards per suit class)."""
+    order = world.order
+    assert order is not None
+    world.class_left = [[0] * len(CLASS_NAMES) for _ in range(world.players)]
+    for s in range(world.players):
+        for c in range(54):
+            n = world.held[s][c]
+            if n:
+                world.class_left[s][order.klass[c]] += n
+
+

@@ -1,0 +1,237 @@
+"""The game as a search sees it: a hand's state cloned and played on, every legal play in a
+world where every card is known, and the exact perfect-information search (alpha-beta with a
+transposition table) with :func:`brute_force` beside it for tests. Used by the review
+(:mod:`replay.review`); knows nothing of decisions or marks."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from gamelog.cards import CARD_TOKENS, Card
+from gamelog.model import Play, ThrowFail, TrickEnd
+from replay.engine import HandReplay, TrickPlay, _state_of
+from replay.legal import failing_units, follow_spec, forced_unit, legal_leads
+
+# -- the state: clone, whose turn, plays -------------------------------------------------------
+
+_SHARED = frozenset({"rules", "hand", "order", "points_table", "trick", "log", "context"})
+
+
+def clone(state: HandReplay) -> HandReplay:
+    """An independent copy of a hand's state, about 20 times faster than ``deepcopy``: every
+    container attribute is copied one level down (lists of lists and sets included), the
+    trick in progress and the violation log are copied, and what play never changes (the
+    ruleset, the record, the card order, the points table, the completed tricks) is shared.
+    ``tests/test_review.py`` checks that playing on a clone leaves the original as it was."""
+    new = copy.copy(state)
+    for name, value in _state_of(state).items():
+        if name in _SHARED:
+            continue
+        if isinstance(value, list):
+            setattr(new, name, [v.copy() if isinstance(v, (list, set, dict)) else v
+                                for v in value])
+        elif isinstance(value, (set, dict)):
+            setattr(new, name, value.copy())
+    trick = state.trick
+    if trick is not None:
+        copied = copy.copy(trick)
+        copied.plays = [TrickPlay(p.seat, list(p.cards), p.seq, p.role) for p in trick.plays]
+        copied.lead_units = list(trick.lead_units)
+        copied.lead_kinds = list(trick.lead_kinds)
+        new.trick = copied
+    log = copy.copy(state.log)
+    log.items = list(state.log.items)
+    log.notices = list(state.log.notices)
+    new.log = log
+    new.context = copy.deepcopy(state.context)
+    return new
+
+
+def to_play(state: HandReplay) -> int | None:
+    """The seat whose turn it is (``None`` when the hand is over)."""
+    if state.finished:
+        return None
+    trick = state.trick
+    if trick is None or not trick.plays:
+        return state.leader
+    return (trick.plays[-1].seat + 1) % state.players
+
+
+_SEQ = 1 << 20  # sequence numbers of the review's own events, past any record's
+
+
+def apply_play(state: HandReplay, seat: int, cards: list[int]) -> None:
+    """Play ``cards`` for ``seat``: a lead is checked as a throw first (a failing throw is
+    replaced by its forced lowest unit, as the rules say); the trick is closed when complete."""
+    global _SEQ
+    order = state.order
+    assert order is not None
+    match, number = state.hand.match, state.hand.number
+    trick = state.trick
+    if trick is None or not trick.plays:
+        failing = failing_units(state, seat, cards)
+        if failing:
+            _SEQ += 1
+            state.apply(ThrowFail(match=match, hand=number, seq=_SEQ, seat=seat,
+                                  cards=[CARD_TOKENS[c] for c in cards]))
+            cards = forced_unit(failing).all_cards()
+    _SEQ += 1
+    state.apply(Play(match=match, hand=number, seq=_SEQ, seat=seat,
+                     cards=[CARD_TOKENS[c] for c in cards]))
+    if state.trick is None and state.tricks:
+        t = state.tricks[-1]
+        _SEQ += 1
+        state.apply(TrickEnd(match=match, hand=number, seq=_SEQ, trick=t.number,
+                             winner=t.winner if t.winner is not None else 0, points=t.points))
+
+
+def final_points(state: HandReplay) -> int:
+    """The defenders' final points of a finished hand, the kitty award included."""
+    if state.outcome is not None and state.outcome.defender_points is not None:
+        return state.outcome.defender_points
+    return state.defender_points
+
+
+def defends(state: HandReplay, seat: int) -> bool:
+    return not state.team_side(seat)
+
+
+# -- choices -------------------------------------------------------------------------------------
+
+def choices(state: HandReplay, seat: int, *, limit: int = 400,
+            rng: random.Random | None = None) -> list[list[int]]:
+    """The seat's distinct legal plays in a world where every card is known, up to
+    equivalence: on a lead every unit it holds (single, n-of-a-kind, tractor) and every throw
+    that stands, of any number of units; on a follow every legal
+    follow (identical cards give one) or, when there are more than ``limit`` candidates (a
+    pair or tractor to follow with none of the suit), the cheapest legal follow and 48 drawn
+    at random. Each sorted in the hand's order."""
+    order = state.order
+    assert order is not None
+    seen: set[tuple[int, ...]] = set()
+    out: list[list[int]] = []
+    trick = state.trick
+    if trick is None or not trick.plays:
+        found = [list(lead.cards) for lead in legal_leads(state, seat,
+                                                          max_throw_units=sum(state.held[seat]))
+                 if lead.stands]
+    else:
+        spec = follow_spec(state, seat)
+        found = spec.enumerate(limit=limit)
+        if found is None:
+            draw = rng or random.Random(0)
+            power = order.power
+            found = [spec.lowest(lambda c: (Card(c).points, power[c]))]
+            found += [spec.sample(draw) for _ in range(48)]
+    for cards in found:
+        key = tuple(sorted(cards, key=order.sort_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(list(key))
+    return out
+
+
+# -- the exact search ------------------------------------------------------------------------------
+
+def _key(state: HandReplay) -> tuple:
+    trick = state.trick
+    plays = tuple((p.seat, tuple(sorted(p.cards))) for p in trick.plays) if trick else ()
+    return (tuple(tuple(h) for h in state.held), plays, state.leader, state.defender_points)
+
+
+def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
+          beta: float = 1e9) -> int:
+    """The defenders' final points under perfect play by both sides from ``state`` (every card
+    known): alpha-beta, the defenders maximising; ``table`` caches exact values and bounds."""
+    if state.finished:
+        return final_points(state)
+    table = {} if table is None else table
+    key = _key(state)
+    hit = table.get(key)
+    if hit is not None:
+        low, high = hit
+        if low == high:
+            return low
+        if low >= beta:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+    seat = to_play(state)
+    assert seat is not None
+    maximise = defends(state, seat)
+    best = -1.0 if maximise else 1e9
+    a, b = alpha, beta
+    for cards in merge_touching(state, seat, choices(state, seat)):
+        child = clone(state)
+        apply_play(child, seat, cards)
+        value = solve(child, table, a, b)
+        if maximise:
+            best = max(best, value)
+            a = max(a, best)
+        else:
+            best = min(best, value)
+            b = min(b, best)
+        if a >= b:
+            break
+    low, high = table.get(key, (-1.0, 1e9))
+    if best <= alpha:
+        table[key] = (low, best)
+    elif best >= beta:
+        table[key] = (best, high)
+    else:
+        table[key] = (best, best)
+    return int(best)
+
+
+def merge_touching(state: HandReplay, seat: int, plays: list[list[int]]) -> list[list[int]]:
+    """``plays`` without the single cards that play exactly like a lower one the seat also
+    holds (every card known): touching cards of one suit and class, worth the same points,
+    one copy each in the seat's hand, with no card of another seat's holding or of the trick
+    on the table ranking between them or level with them. The lowest of each run stays.
+    Not for 打万分, whose patterns read suits and ranks beyond the order."""
+    order = state.order
+    assert order is not None
+    if state.rules.pattern_kinds or sum(len(p) == 1 for p in plays) < 2:
+        return plays
+    power, klass, points = order.power, order.klass, state.points_table
+    held = state.held[seat]
+    live: dict[int, list[int]] = {}  # class -> powers of the cards that could come between
+    for o in range(state.players):
+        if o != seat:
+            for c in range(54):
+                if state.held[o][c]:
+                    live.setdefault(klass[c], []).append(power[c])
+    if state.trick is not None:
+        for p in state.trick.plays:
+            for c in p.cards:
+                live.setdefault(klass[c], []).append(power[c])
+    singles = sorted((p[0] for p in plays if len(p) == 1 and held[p[0]] == 1),
+                     key=lambda c: (klass[c], power[c]))
+    dropped: set[int] = set()
+    low = None
+    for c in singles:
+        if low is not None and klass[c] == klass[low] and Card(c).suit == Card(low).suit \
+                and points[c] == points[low] and not any(
+                    power[low] <= q <= power[c] for q in live.get(klass[c], ())):
+            dropped.add(c)
+            continue
+        low = c
+    return [p for p in plays if not (len(p) == 1 and p[0] in dropped)]
+
+
+def brute_force(state: HandReplay) -> int:
+    """:func:`solve` without pruning or table: every line of play, minimax (for tests)."""
+    if state.finished:
+        return final_points(state)
+    seat = to_play(state)
+    assert seat is not None
+    values = []
+    for cards in choices(state, seat):
+        child = clone(state)
+        apply_play(child, seat, cards)
+        values.append(brute_force(child))
+    return max(values) if defends(state, seat) else min(values)
+
+

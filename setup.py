@@ -18,7 +18,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-COMPILED = ["replay/order.py", "replay/units.py", "replay/engine.py"]
+COMPILED = ["replay/order.py", "replay/units.py", "replay/trick.py", "replay/state.py",
+            "replay/phases/deal.py", "replay/phases/auction.py", "replay/phases/kitty.py",
+            "replay/phases/follow.py", "replay/phases/throws.py", "replay/phases/tricks.py",
+            "replay/phases/outcome.py", "replay/engine.py"]
 STAMP = "replay/_native_build.json"
 
 

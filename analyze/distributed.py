@@ -23,7 +23,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.dataset as pads
 
-from analyze.export import _from_ipc, _to_ipc
+from analyze.batches import from_ipc, to_ipc
 from gamelog import files
 from gamelog.errors import RecordError
 from gamelog.model import Hand
@@ -69,7 +69,7 @@ class _Replayer:
                     if not any(isinstance(i, replay.RulesetProblem)
                                for i in report.record_issues):
                         collector.add(report)
-                tables = _to_ipc(collector.frames())
+                tables = to_ipc(collector.frames())
             out_index.append(int(index))
             out_reports.append(zlib.compress(pickle.dumps(reports, protocol=5), 1))
             out_tables.append(tables)
@@ -146,7 +146,7 @@ def replay_on_ray(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str
             concurrency=max(1, jobs), batch_format="numpy")
         for row in mapped.iter_rows():
             reports = pickle.loads(zlib.decompress(bytes(row["reports"])))
-            yield reports, (_from_ipc(bytes(row["tables"])) if tables else None)
+            yield reports, (from_ipc(bytes(row["tables"])) if tables else None)
     finally:
         if started:
             ray.shutdown()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyze.metrics import Collector
+from analyze.batches import batch_results, first_match_rows, to_ipc
+from analyze.metrics import Collector, fill_from_batch
 from gamelog.outputs import owned_directory
 
 
@@ -162,91 +163,15 @@ def relabel_tables(tables: dict[str, Any], mapping: dict[str, str]) -> dict[str,
     return out
 
 
-def batch_results(paths: Any, jobs: int, work: Any,
-                  args: tuple[Any, ...] | Callable[[], tuple[Any, ...]], *,
-                  issues: list | None = None, progress: Any = None, arrow: bool = False
-                  ) -> Iterator[tuple[dict[str, Any], tuple[Any, ...]]]:
-    """Hand batches of ``paths`` run through ``work(packed, warm, *args)`` in ``jobs``
-    processes, in input order (:mod:`replay.parallel`): each batch's frames (from the Arrow IPC
-    its worker returned) and the rest of its result. ``args`` may be a function, called as
-    each batch is sent (so that later batches can be asked for less). With ``arrow`` the
-    tables are Arrow tables, else polars frames. A worker returns ``(payload, problems,
-    hands, rest, at_start, end)``; each problem (a ruleset that cannot be built) is reported
-    once in ``issues``, and ``progress(hands)`` after each batch."""
-    from gamelog import files
-    from gamelog.errors import RecordError
-    from replay.parallel import checked_in_order, hand_batches, in_order, terminate_on_sigterm
-
-    seen: set[str] = set()
-    tasks = ((packed, warm, *(args() if callable(args) else args)) for packed, warm in
-             hand_batches(files.read_hands(paths, issues=issues)))
-    with terminate_on_sigterm():
-        for payload, problems, hands, rest in checked_in_order(
-                in_order(jobs, work, tasks, keep_tasks=True), work):
-            for problem in problems:
-                if problem not in seen and issues is not None:
-                    seen.add(problem)
-                    issues.append(RecordError(problem))
-            if progress is not None:
-                progress(hands)
-            tables = _from_ipc(payload)
-            yield (tables if arrow else
-                   {name: pl.from_arrow(table) for name, table in tables.items()}, rest)
-
-
-def first_match_rows(frames: dict[str, Any], listed: set[str]) -> dict[str, Any]:
-    """``frames`` with the ``matches`` rows of matches already listed by an earlier slice left
-    out (a match split across two workers' batches is one row, as in one process)."""
-    import pyarrow as pa
-
-    matches = frames.get("matches")
-    if matches is None or len(matches) == 0:
-        return frames
-    arrow = isinstance(matches, pa.Table)
-    ids = matches.column("match").to_pylist() if arrow else matches["match"].to_list()
-    keep = [m not in listed for m in ids]
-    listed.update(ids)
-    if all(keep):
-        return frames
-    return {**frames, "matches": matches.filter(pa.array(keep) if arrow else pl.Series(keep))}
-
-
 def _table_batch(packed: bytes, first: int, ruleset: str | None, anonymize: bool = False,
                  keep: Any = None, start: Any = None
                  ) -> tuple[bytes, list[str], int, tuple[list[str]], Any, Any]:
     """A worker: replay a batch of hands and compute its export rows, for the hands ``keep``
     accepts (see :func:`table_slices_in_processes`)."""
-    from analyze.metrics import fill_from_batch
-
     collector = Collector(defer_labels=True, anonymize=anonymize)
     problems, count, at_start, end = fill_from_batch(collector, packed, first, ruleset, start,
                                                      keep=keep)
-    return _to_ipc(collector.drain()), problems, count, (list(collector.raw_keys),), at_start, end
-
-
-def _to_ipc(frames: dict[str, pl.DataFrame]) -> bytes:
-    import io
-    import pickle
-
-    import pyarrow as pa
-
-    parts = {}
-    for name, frame in frames.items():
-        sink = io.BytesIO()
-        table = frame.to_arrow()
-        with pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
-        parts[name] = sink.getvalue()
-    return pickle.dumps(parts, protocol=5)
-
-
-def _from_ipc(payload: bytes) -> dict[str, Any]:
-    import pickle
-
-    import pyarrow as pa
-
-    return {name: pa.ipc.open_stream(data).read_all()
-            for name, data in pickle.loads(payload).items()}
+    return to_ipc(collector.drain()), problems, count, (list(collector.raw_keys),), at_start, end
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

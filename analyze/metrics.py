@@ -570,7 +570,7 @@ def _collect_in_processes(c: Collector, paths: Any, jobs: int, *, keep: HandFilt
                           progress: Callable[[int], None] | None) -> None:
     """Fill ``c`` from workers that replay batches of hands and make their rows and pages
     (labels deferred to ``c``, :meth:`Collector.absorb`); batches in input order."""
-    from analyze.export import batch_results, first_match_rows
+    from analyze.batches import batch_results, first_match_rows
 
     def args() -> tuple[Any, ...]:  # no more pages asked for once the report has enough
         room = c.max_pages is None or len(c.pages) < c.max_pages
@@ -588,13 +588,13 @@ def _collect_batch(packed: bytes, first: int, ruleset: str | None, settings: dic
     """A worker of :func:`_collect_in_processes`: replay a batch (the first ``first`` hands
     as warm-up only) and return its rows as Arrow IPC, the ruleset problems met, the hands
     replayed, its pages and raw player keys, and the match contexts at start and end."""
-    from analyze.export import _to_ipc
+    from analyze.batches import to_ipc
 
     c = Collector(defer_labels=True, with_plays=settings["with_plays"],
                   keep_pages=settings["keep_pages"], focus_player=settings["focus_player"])
     problems, count, at_start, end = fill_from_batch(c, packed, first, ruleset, start,
                                                      settings["keep"])
-    return _to_ipc(c.drain()), problems, count, (c.pages, list(c.raw_keys)), at_start, end
+    return to_ipc(c.drain()), problems, count, (c.pages, list(c.raw_keys)), at_start, end
 
 
 def fill_from_batch(c: Collector, packed: bytes, first: int, ruleset: str | None, start: Any,

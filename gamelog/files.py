@@ -8,7 +8,6 @@ path.
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -17,7 +16,8 @@ import msgspec
 
 from gamelog import jsonl, notation
 from gamelog.errors import GamelogIOError, RecordError
-from gamelog.model import AnyEvent, Event, Hand, Match, MatchStart
+from gamelog.jsonl import loads  # noqa: F401  (files.loads, as documented)
+from gamelog.model import AnyEvent, Event, Hand, Match, MatchStart, group_matches
 from gamelog.outputs import atomic_output
 from gamelog.reader import EventDecoder, HandAssembler, HandsSeen, HeaderStore
 
@@ -149,34 +149,10 @@ def read_hands(
             yield item
 
 
-def _matches(items: Iterable[Hand | MatchStart]) -> list[Match]:
-    matches: dict[str, Match] = {}
-    for item in items:
-        if isinstance(item, MatchStart):
-            matches.setdefault(item.match, Match(item))
-        elif item.header is not None:
-            matches.setdefault(item.match, Match(item.header)).hands.append(item)
-    return list(matches.values())
-
-
 def load(path: str | os.PathLike[str], *, strict: bool = True,
          issues: list[RecordError] | None = None) -> list[Match]:
     """Every match of a file or directory (strict by default: the first problem raises)."""
-    return _matches(read(path, strict=strict, issues=issues, with_headers=True))
-
-
-def loads(data: bytes | str, *, strict: bool = True,
-          issues: list[RecordError] | None = None) -> list[Match]:
-    """Every match of JSON Lines text."""
-    raw = data.encode() if isinstance(data, str) else data
-    decoder = EventDecoder()
-    asm = HandAssembler("<string>", "line", strict=strict, decoder=decoder)
-    try:
-        return _matches(asm.feed(jsonl.iter_items(io.BytesIO(raw), decoder, "<string>"),
-                                 with_headers=True))
-    finally:
-        if issues is not None:
-            issues.extend(asm.issues)
+    return group_matches(read(path, strict=strict, issues=issues, with_headers=True))
 
 
 def dump(items: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) -> int:

@@ -8,6 +8,7 @@ line. Reading is streaming and constant-memory; gzip input is detected by its ma
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import zlib
 from collections.abc import Iterable, Iterator
@@ -16,11 +17,12 @@ from typing import IO, BinaryIO
 import msgspec
 
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
-from gamelog.model import Event, Hand, Match
+from gamelog.model import Event, Hand, Match, group_matches
 from gamelog.outputs import atomic_output
 from gamelog.reader import (
     KEY_BASE,
     EventDecoder,
+    HandAssembler,
     Item,
     duplicate_key_error,
     has_duplicate_keys,
@@ -28,6 +30,20 @@ from gamelog.reader import (
 )
 
 _ENCODER = msgspec.json.Encoder()
+
+
+def loads(data: bytes | str, *, strict: bool = True,
+          issues: list[RecordError] | None = None) -> list[Match]:
+    """Every match of JSON Lines text."""
+    raw = data.encode() if isinstance(data, str) else data
+    decoder = EventDecoder()
+    asm = HandAssembler("<string>", "line", strict=strict, decoder=decoder)
+    try:
+        return group_matches(asm.feed(iter_items(io.BytesIO(raw), decoder, "<string>"),
+                                 with_headers=True))
+    finally:
+        if issues is not None:
+            issues.extend(asm.issues)
 
 
 def encode_event(event: Event) -> bytes:

@@ -17,6 +17,7 @@ Conventions, the same in every event:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Literal, TypeAlias, Union
 
@@ -283,3 +284,14 @@ class Match:
         for hand in self.hands:
             out.extend(hand.events)
         return out
+
+
+def group_matches(items: Iterable[Hand | MatchStart]) -> list[Match]:
+    """Hands (and headers) grouped into their matches, in the order met."""
+    matches: dict[str, Match] = {}
+    for item in items:
+        if isinstance(item, MatchStart):
+            matches.setdefault(item.match, Match(item))
+        elif item.header is not None:
+            matches.setdefault(item.match, Match(item.header)).hands.append(item)
+    return list(matches.values())

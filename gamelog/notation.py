@@ -148,8 +148,8 @@ def event_text(ev: Event, style: str = "symbol") -> str:
 
 def dumps(items: Iterable[Event | Hand | Match]) -> str:
     """The notation of events, hands or matches, grouped by match as a reader groups them."""
-    from gamelog.files import loads
     from gamelog.jsonl import dumps as jsonl_dumps
+    from gamelog.jsonl import loads
 
     items = list(items)
     matches = items if all(isinstance(i, Match) for i in items) else \

@@ -140,10 +140,11 @@ def clear_caches() -> None:
     """Empty the engine's memos (answers, unit values, decompositions, declarations). A verdict
     never depends on them (they are keyed on everything that decides an answer); this exists
     so that tests can show it, by validating a hand alone and after others."""
-    from replay import engine, units
+    from replay import units
+    from replay.phases import deal, follow
 
-    engine._ANSWERS.clear()
-    engine._DECLARATIONS.clear()
+    follow.ANSWERS.clear()
+    deal.DECLARATIONS.clear()
     units._DECOMPOSED.clear()
     units._VALUES.clear()
 

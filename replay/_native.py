@@ -18,7 +18,10 @@ import sys
 import warnings
 from pathlib import Path
 
-COMPILED = ("replay.order", "replay.units", "replay.engine")
+COMPILED = ("replay.order", "replay.units", "replay.trick", "replay.state", "replay.phases.deal",
+            "replay.phases.auction", "replay.phases.kitty", "replay.phases.follow",
+            "replay.phases.throws", "replay.phases.tricks", "replay.phases.outcome",
+            "replay.engine")
 HERE = Path(__file__).resolve().parent
 
 
@@ -46,7 +49,7 @@ def select() -> bool:
             not spec.origin.endswith(".py")
     if not any(found.values()):
         return False
-    sources = {name: HERE / (name.rsplit(".", 1)[1] + ".py") for name in COMPILED}
+    sources = {name: HERE.joinpath(*name.split(".")[1:]).with_suffix(".py") for name in COMPILED}
     fresh = all(found.values()) and all(
         built.get(name) == hashlib.sha256(path.read_bytes()).hexdigest()
         for name, path in sources.items())

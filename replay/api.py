@@ -23,6 +23,7 @@ from gamelog.cards import Card, Rank, Suit, parse_cards
 from gamelog.model import Hand, HandStart, MatchStart, Play, Setup
 from replay.engine import HandReplay, play_strength
 from replay.order import CLASS_NAMES, TRUMP, CardOrder
+from replay.phases import throws
 from replay.rulesets import Ruleset, get_ruleset
 from replay.units import Unit, decompose
 from replay.violations import Violation
@@ -283,7 +284,7 @@ def judge_throw(position: Position, seat: int, cards: CardsLike) -> ThrowVerdict
     if len(klass) != 1:
         raise ValueError("a throw is of one suit class")
     parts = decompose(ints, order)
-    failing, _ = state._failing_units(seat, klass.pop(), parts)
+    failing, _ = throws.failing_units(state, seat, klass.pop(), parts)
     forced: list[list[Card]] = []
     if failing:
         lowest = min((u.low, u.size) for u, _, _ in failing)

@@ -13,7 +13,7 @@ from replay.rulesets.base import Outcome
 from replay.violations import Notice, Violation
 
 if TYPE_CHECKING:
-    from replay.engine import Trick
+    from replay.trick import Trick
 
 
 @dataclass

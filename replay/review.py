@@ -29,7 +29,6 @@ import copy
 import random
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from gamelog.cards import CARD_BY_TOKEN as CARD_INDEX
@@ -45,298 +44,49 @@ from gamelog.model import (
     Play,
     TrumpChosen,
 )
-from replay.agents import Agent, HeuristicAgent
+from replay.agents import HeuristicAgent
+
+# The seams, each a module: the marks (replay.marks), the rollouts (replay.rollouts), the
+# search (replay.search), the alternatives (replay.candidates), the deals (replay.deals); their
+# names stay importable from here.
+from replay.candidates import MAX_THROWS as MAX_THROWS
+from replay.candidates import decision_choices as decision_choices
+from replay.candidates import sure_from_view as sure_from_view
+from replay.deals import _deal_into as _deal_into
+from replay.deals import _refresh as _refresh
+from replay.deals import consistent_deals as consistent_deals
+from replay.deals import determinize as determinize
 from replay.engine import HandReplay
 from replay.legal import follow_spec
+from replay.marks import BID_MARKS as BID_MARKS
+from replay.marks import MARKS as MARKS
+from replay.marks import BidDecision as BidDecision
+from replay.marks import Budget as Budget
+from replay.marks import Decision as Decision
+from replay.marks import HandReview as HandReview
+from replay.marks import accuracy as accuracy
+from replay.marks import mark_for as mark_for
+from replay.marks import point_scale as point_scale
 from replay.order import TRUMP as TRUMP_CLASS
-from replay.playout import greedy_play
+from replay.rollouts import play_out as play_out
+from replay.rollouts import rollout_agents as rollout_agents
+from replay.rollouts import rollout_samples as rollout_samples
+from replay.rollouts import rollout_values as rollout_values
+from replay.search import apply_play as apply_play
+from replay.search import brute_force as brute_force
+from replay.search import choices as choices
+from replay.search import clone as clone
+from replay.search import defends as defends
+from replay.search import final_points as final_points
+from replay.search import merge_touching as merge_touching
+from replay.search import solve as solve
+from replay.search import to_play as to_play
 
-MARKS = (("blunder", 40), ("mistake", 20), ("inaccuracy", 10))
-"""Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
-points, so 100 for one deck halves them and 400 for four decks doubles them)."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How hard to look: ``samples`` determinized deals per decision (each alternative is played
-    out once per deal); when the best alternative looks at least half an inaccuracy better than
-    the play made, ``confirm`` fresh deals value the two again and the swing is read from those;
-    exact search once each seat holds at most ``exact_cards`` cards; at most
-    ``max_alternatives`` alternatives per decision (the play made always among them)."""
-
-    samples: int = 8
-    confirm: int = 24
-    extend: int = 6
-    """Rounds of ``confirm`` more deals while a confirmed swing lies within two standard
-    errors of a mark's threshold."""
-    exact_cards: int = 2
-    exact_deals: int = 256
-    """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
-    consistent with the seat's knowledge is solved exactly when there are at most this many
-    (no sampling noise); else deals are drawn."""
-    max_alternatives: int = 16
-    target: float = 0.25
-    """Deals are added (up to ``extend`` rounds) while the swing's standard error exceeds this
-    share of an inaccuracy's threshold."""
-    contenders: int = 3
-    """The alternatives that looked best on the first deals, valued again against the play
-    made on fresh deals (the best of them on those deals is the best alternative)."""
-    z: float = 1.0
-    """A mark needs the swing less ``z`` standard errors to reach its threshold (1.0: about
-    84 % one-sided confidence)."""
-    seed: int = 0
-    bury: bool = True
-    """Review the kitty burial too (a whole hand played out per deal and alternative)."""
-    bids: bool = True
-    """Review the bids of an auction (标分): ``4 × samples`` deals played out per bidder."""
-    rollout: str = "greedy"
-    """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
-    holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
-
-
-@dataclass
-class Decision:
-    """One decision: who, where, the play made, each alternative's value, the swing and mark.
-
-    Values are the defenders' expected final points; ``swing`` is from the deciding seat's side
-    (0 when the play made was as good as the best alternative)."""
-
-    trick: int
-    seat: int
-    lead: bool
-    kind: str
-    """``lead``, ``follow`` or ``bury`` (the kitty burial, trick 0)."""
-    made: list[str]
-    alternatives: list[tuple[list[str], float]]
-    value_made: float
-    best: list[str]
-    value_best: float
-    swing: float
-    mark: str | None
-    defender: bool
-    exact: bool
-    error: float = 0.0
-    """The standard error of the estimate (0 when exact)."""
-    estimate: float = 0.0
-    """The points the play gave away against the best alternative, as estimated; ``swing``
-    is this less ``z`` standard errors (the same when exact)."""
-    confidence: float | None = None
-    """How sure the mark is: the probability that the swing reaches the mark's threshold
-    (normal approximation; 1.0 when exact)."""
-    unclear: str | None = None
-    """A worse mark the swing's estimate reaches but not with the required confidence."""
-    deals: int = 0
-    """Deals the swing was read from (consistent deals enumerated, when exact)."""
-    considered: int = 0
-    """Legal alternatives up to equivalence; ``alternatives`` holds the valued ones."""
-    grouped: str | None = None
-    """How the alternatives were grouped when there were too many to list (``None``: all)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"trick": self.trick, "seat": self.seat, "lead": self.lead, "kind": self.kind,
-                "made": self.made,
-                "value_made": round(self.value_made, 2), "best": self.best,
-                "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
-                "estimate": round(self.estimate, 2), "error": round(self.error, 2),
-                "mark": self.mark,
-                "confidence": None if self.confidence is None else round(self.confidence, 3),
-                "unclear": self.unclear,
-                "side": "defenders" if self.defender else "declarer",
-                "exact": self.exact, "deals": self.deals, "considered": self.considered,
-                "grouped": self.grouped,
-                "alternatives": [{"cards": c, "value": round(v, 2)}
-                                 for c, v in self.alternatives]}
-
-
-BID_MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
-"""Swing thresholds of a bid or pass (标分), in the seat's expected settlement (档)."""
-
-
-@dataclass
-class BidDecision:
-    """A bid of an auction (标分) against the points its bidder, as declarer, could hold the
-    defenders to, estimated from deals of the cards it could not see.
-
-    ``estimate`` is the defenders' expected final points with the bidder as declarer (its
-    standard deviation over the deals in ``spread``); each alternative is a legal bid at that
-    moment with the seat's expected settlement in 档 had it won the auction there, or the pass
-    (``None``: the high bidder declares at its contract); ``swing`` is how much the choice made
-    gave away against the best of them."""
-
-    seat: int
-    bid: int | None
-    """The points bid; ``None`` for a pass."""
-    estimate: float
-    spread: float
-    deals: int
-    alternatives: list[tuple[int | None, float]]
-    value_made: float
-    best: int | None
-    value_best: float
-    swing: float
-    mark: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "bid": self.bid, "estimate": round(self.estimate, 1),
-                "spread": round(self.spread, 1), "deals": self.deals,
-                "value_made": round(self.value_made, 2), "best": self.best,
-                "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
-                "mark": self.mark,
-                "alternatives": [{"bid": b, "value": round(v, 2)} for b, v in self.alternatives]}
-
-
-@dataclass
-class HandReview:
-    """The decisions of one hand, and per seat its accuracy (see :func:`accuracy`); in an
-    auction game its bids (not part of accuracy: they are valued in 档, not points)."""
-
-    match: str
-    hand: int
-    decisions: list[Decision] = field(default_factory=list)
-    skipped: str | None = None
-    bids: list[BidDecision] = field(default_factory=list)
-
-    def accuracy(self, seat: int) -> float | None:
-        return accuracy([d for d in self.decisions if d.seat == seat], self.scale)
-
-    scale: float = 1.0
-
-
-def accuracy(decisions: list[Decision], scale: float = 1.0) -> float | None:
-    """Accuracy in percent over some decisions: 100 × mean(1 − min(swing, 40·scale) / (40·scale)).
-
-    A play as good as the best alternative scores 1, a blunder (40 points or more in a
-    two-deck game) scores 0, in between linearly; ``None`` with no decision."""
-    if not decisions:
-        return None
-    cap = MARKS[0][1] * scale
-    return 100 * sum(1 - min(d.swing, cap) / cap for d in decisions) / len(decisions)
-
-
-# The seams: the search (replay.search), the alternatives (replay.candidates), the deals
-# (replay.deals); their names stay importable from here.
-from replay.candidates import MAX_THROWS as MAX_THROWS  # noqa: E402
-from replay.candidates import decision_choices as decision_choices  # noqa: E402
-from replay.candidates import sure_from_view as sure_from_view  # noqa: E402
-from replay.deals import _deal_into as _deal_into  # noqa: E402
-from replay.deals import _refresh as _refresh  # noqa: E402
-from replay.deals import consistent_deals as consistent_deals  # noqa: E402
-from replay.deals import determinize as determinize  # noqa: E402
-from replay.search import apply_play as apply_play  # noqa: E402
-from replay.search import brute_force as brute_force  # noqa: E402
-from replay.search import choices as choices  # noqa: E402
-from replay.search import clone as clone  # noqa: E402
-from replay.search import defends as defends  # noqa: E402
-from replay.search import final_points as final_points  # noqa: E402
-from replay.search import merge_touching as merge_touching  # noqa: E402
-from replay.search import solve as solve  # noqa: E402
-from replay.search import to_play as to_play  # noqa: E402
-
-# -- determinized rollouts -------------------------------------------------------------------------
-
-def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
-    """Play ``state`` to the end, with ``agents`` (each sees only its seat) or, by default,
-    the rollout player :func:`replay.playout.greedy_play` (sees the whole world); the
-    defenders' final points."""
-    from replay.simulate import _view
-
-    while not state.finished:
-        seat = to_play(state)
-        assert seat is not None and state.order is not None
-        if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
-            return state.defender_points
-        if agents is None:
-            cards = greedy_play(state, seat)
-        else:
-            view = _view(state, seat, state.order)
-            if state.trick is None or not state.trick.plays:
-                cards = agents[seat].lead(view)
-            else:
-                cards = agents[seat].follow(view, follow_spec(state, seat))
-        apply_play(state, seat, cards)
-    return final_points(state)
-
-
-class _Steady(HeuristicAgent):
-    """The rollout player: :class:`HeuristicAgent` whose random draws are fixed by the deal,
-    the seat and the place in the hand, so that two playouts that differ in one play make the
-    same choices wherever they meet the same place (common random numbers that last)."""
-
-    def __init__(self, deal: int, seat: int) -> None:
-        super().__init__(random.Random())
-        self.base = deal * 8191 + seat * 131
-
-    def _reseed(self, view: Any) -> None:
-        self.rng.seed(self.base + 7 * len(view.tricks)
-                      + (len(view.trick.plays) if view.trick is not None else 0))
-
-    def lead(self, view: Any) -> list[int]:
-        self._reseed(view)
-        return super().lead(view)
-
-    def follow(self, view: Any, spec: Any) -> list[int]:
-        self._reseed(view)
-        return super().follow(view, spec)
-
-
-def _rollout_agents(budget: Budget, deal: int, players: int) -> list[Agent] | None:
-    """The rollout players of a deal: ``None`` for the greedy player that sees the world
-    (:mod:`replay.playout`), or the simulator's heuristic agents with fixed draws."""
-    if budget.rollout == "heuristic":
-        return [_Steady(deal, s) for s in range(players)]
-    return None
-
-
-def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
-                   samples: int, rng: random.Random,
-                   agents: Callable[[int], list[Agent] | None] | None = None,
-                   exact_cards: int = 0) -> list[float]:
-    """Each alternative's expected defenders' points over ``samples`` determinized deals, the
-    same deals and the same agents' draws for every alternative; with every seat holding at most
-    ``exact_cards`` cards the deals are solved exactly instead of played out."""
-    per_deal = rollout_samples(state, seat, alternatives, samples, rng, agents, exact_cards)
-    return [sum(row[i] for row in per_deal) / samples for i in range(len(alternatives))]
-
-
-def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
-                    samples: int, rng: random.Random,
-                    agents: Callable[[int], list[Agent] | None] | None = None,
-                    exact_cards: int = 0) -> list[list[float]]:
-    """As :func:`rollout_values`, each deal's values (one row per deal)."""
-    # one random stream per seat: a different play now shifts no other seat's later draws,
-    # so the alternatives' playouts stay alike wherever the play made does not matter
-    make = agents or (lambda d: None)
-    rows: list[list[float]] = []
-    for _ in range(samples):
-        world = determinize(state, seat, rng)
-        exact = max(sum(h) for h in world.held) <= exact_cards
-        draw = rng.randrange(1 << 30)
-        table: dict = {}
-        row = []
-        for cards in alternatives:
-            trial = clone(world)
-            apply_play(trial, seat, cards)
-            row.append(float(solve(trial, table)) if exact else float(play_out(trial,
-                                                                                make(draw))))
-        rows.append(row)
-    return rows
-
+DEFAULT_BUDGET = Budget()
 
 # -- a hand ----------------------------------------------------------------------------------------
 
-def _scale(state: HandReplay) -> float:
-    total = sum(state.points_table[c] for c in range(54)) * state.rules.decks
-    return total / 200 if total else 1.0
-
-
-def mark_for(swing: float, scale: float) -> str | None:
-    for name, points in MARKS:
-        if swing >= points * scale:
-            return name
-    return None
-
-
-def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = Budget(),
+def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = DEFAULT_BUDGET,
                 context: Any = None) -> HandReview:
     """Review every decision of a recorded hand (replayed with ``ruleset``)."""
     out = HandReview(hand.match, hand.number)
@@ -363,7 +113,7 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = Budget(),
             if decision is not None:
                 out.decisions.append(decision)
         state.apply(ev)
-    out.scale = _scale(state)
+    out.scale = point_scale(state)
     return out
 
 
@@ -426,10 +176,10 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
                     row[i] += weight * solve(trial, table)
             return [row]
         return rollout_samples(state, seat, alts, samples, rng,
-                               agents=lambda d: _rollout_agents(budget, d, state.players),
+                               agents=lambda d: rollout_agents(budget.rollout, d, state.players),
                                exact_cards=budget.exact_cards)
 
-    decision = _judge(evaluate, alternatives, defender, budget, _scale(state),
+    decision = _judge(evaluate, alternatives, defender, budget, point_scale(state),
                       deals is not None, trick=trick_no, seat=seat,
                       kind="lead" if lead else "follow")
     decision.considered, decision.grouped = considered, grouped
@@ -580,12 +330,12 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
                 trial.apply(KittyBury(match=state.hand.match, hand=state.hand.number,
                                       seq=ev.seq, seat=seat,
                                       cards=[CARD_TOKENS[c] for c in buried]))
-                row.append(float(play_out(trial, _rollout_agents(budget, draw,
+                row.append(float(play_out(trial, rollout_agents(budget.rollout, draw,
                                                                  state.players))))
             rows.append(row)
         return rows
 
-    return _judge(evaluate, alternatives, False, budget, _scale(base), False, trick=0,
+    return _judge(evaluate, alternatives, False, budget, point_scale(base), False, trick=0,
                   seat=seat, kind="bury")
 
 
@@ -695,7 +445,7 @@ def _bid_playout(state: HandReplay, viewer: int, declarer: int, bid: int,
     return play_out(world)
 
 
-def review_hands(hands: Iterable[Hand], *, budget: Budget = Budget(),
+def review_hands(hands: Iterable[Hand], *, budget: Budget = DEFAULT_BUDGET,
                  ruleset: str | None = None, jobs: int = 1,
                  keep: Callable[[Hand], bool] | None = None) -> Iterator[HandReview]:
     """Review each hand in order (those ``keep`` accepts; every hand is still replayed for its

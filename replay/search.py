@@ -10,8 +10,9 @@ import random
 
 from gamelog.cards import CARD_TOKENS, Card
 from gamelog.model import Play, ThrowFail, TrickEnd
-from replay.engine import HandReplay, TrickPlay, _state_of
+from replay.engine import HandReplay
 from replay.legal import failing_units, follow_spec, forced_unit, legal_leads
+from replay.trick import TrickPlay, _state_of
 
 # -- the state: clone, whose turn, plays -------------------------------------------------------
 

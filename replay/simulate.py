@@ -36,6 +36,7 @@ from gamelog.model import (
 from replay.agents import Agent, HeuristicAgent, SeatView
 from replay.engine import LEVEL_ORDER, RANK_OF, HandReplay, MatchContext, advance_levels
 from replay.legal import failing_units, follow_spec, forced_unit
+from replay.phases import auction
 from replay.rulesets.base import Declaration, Ruleset
 from replay.units import beats_unit
 
@@ -191,7 +192,7 @@ def _play_auction_hand(rules: Ruleset, match: str, number: int, header: MatchSta
             active.remove(seat)
         if not active or (lowest is not None and len(active) == 1 and st.high_bidder in active):
             break
-        seat = st.next_bidder()  # the engine's own turn order
+        seat = auction.next_bidder(st)  # the engine's own turn order
         if seat is None:
             break
     st.close_auction()

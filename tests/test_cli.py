@@ -198,7 +198,7 @@ def test_validate_in_parallel_from_raw_lines_matches_one_process(tmp_path, monke
     truncated last line and a match whose hands are apart (its header sent again, unreported)."""
     import functools
 
-    import shengji.cli as cli_module
+    import shengji.cli.commands.validate as cli_module
 
     lines = (ROOT / "samples" / "violations" / "tractor.jsonl").read_bytes().splitlines(True)
     lines += (ROOT / "samples" / "matches" / "tractor-2deck.jsonl").read_bytes().splitlines(True)

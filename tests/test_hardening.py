@@ -589,7 +589,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_27_parallel_validation_streams_within_a_match_and_caps_workers(tmp_path):
-    from shengji import cli as cli_module
+    from shengji.cli.commands import validate as cli_module
 
     lines = [json.loads(x) for x in LINES]
     # one long match: the sample's hands over and over, renumbered

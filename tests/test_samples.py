@@ -83,7 +83,8 @@ def test_every_rule_id_has_a_chinese_statement():
 
     from replay.messages_zh import RULES_ZH
 
-    source = "".join((ROOT / "replay" / name).read_text() for name in ("engine.py",)) + \
+    engine = [ROOT / "replay" / "engine.py", *(ROOT / "replay" / "phases").glob("*.py")]
+    source = "".join(p.read_text() for p in engine) + \
         "".join(p.read_text() for p in (ROOT / "replay" / "rulesets").glob("*.py"))
     ids = set(re.findall(r'"((?:auction|deal|declare|follow|hand|kitty|lead|play|result|'
                          r'surrender|throw|trump)\.[a-z-]+)"', source))

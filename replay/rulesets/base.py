@@ -65,7 +65,11 @@ class RulesetError(ValueError):
 
 class Ruleset(abc.ABC):
     """Base of every ruleset; subclasses set the class attributes and implement the abstract
-    hooks (the others have defaults that fit the tractor family)."""
+    hooks (the others have defaults that fit the tractor family).
+
+    The hooks are grouped by the phase of the replayer that asks for them (table, deal and
+    declarations, auction, kitty, tricks, outcome: :mod:`replay.phases`); a ruleset overrides
+    what differs, under the same headings."""
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
@@ -73,13 +77,6 @@ class Ruleset(abc.ABC):
     seed: ClassVar[str]
     options: ClassVar[tuple[Option, ...]] = ()
     fixed_teams: ClassVar[bool] = True
-    has_auction: ClassVar[bool] = False
-    allows_surrender: ClassVar[bool] = False
-    trump_throws: ClassVar[bool] = True
-    first_dealer_declares_last: ClassVar[bool] = False
-    """In a match's first hand, whose declaration makes the dealer: the last one standing after
-    every override (seed 001's 翻主方, ruling 33c) or, by default, the first one made (seed
-    002's 「先亮者为庄家」)."""
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = {}
@@ -113,7 +110,7 @@ class Ruleset(abc.ABC):
         opts = ", ".join(f"{k}={v!r}" for k, v in self.values.items())
         return f"{type(self).__name__}({opts})"
 
-    # -- table ----------------------------------------------------------------------------------
+    # -- table ------------------------------------------------------------------------------
 
     @property
     def players(self) -> int:
@@ -126,10 +123,6 @@ class Ruleset(abc.ABC):
     def hand_size(self) -> int:
         return (54 * self.decks - self.kitty_size()) // self.players
 
-    @abc.abstractmethod
-    def kitty_size(self) -> int:
-        """Cards in the kitty (底牌)."""
-
     def team_of(self, seat: int, declarer: int | None) -> int:
         """Fixed teams: seat % 2. Rulesets without fixed teams override."""
         return seat % 2
@@ -137,7 +130,52 @@ class Ruleset(abc.ABC):
     def declarer_side(self, declarer: int) -> set[int]:
         return {s for s in range(self.players) if s % 2 == declarer % 2}
 
-    # -- cards ----------------------------------------------------------------------------------
+    # -- deal and declarations (replay.phases.deal) -----------------------------------------
+
+    @abc.abstractmethod
+    def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
+        """What ``cards`` declare at ``level``, or why they declare nothing."""
+
+    first_dealer_declares_last: ClassVar[bool] = False
+    """In a match's first hand, whose declaration makes the dealer: the last one standing after
+    every override (seed 001's 翻主方, ruling 33c) or, by default, the first one made (seed
+    002's 「先亮者为庄家」)."""
+
+    def trumps_without_declaration(self, kitty: list[Card], level: str | None
+                                   ) -> list[Suit | None] | None:
+        """Every trump the rule for a deal without declarations allows (several where it leaves
+        the dealer a choice; ``None``: the rule decides nothing). By default the one of
+        :meth:`trump_without_declaration`."""
+        one = self.trump_without_declaration(kitty)
+        return None if one == "undetermined" and not isinstance(one, Suit) else [one]  # type: ignore[list-item]
+
+    def trump_without_declaration(self, kitty: list[Card]) -> Suit | str | None:
+        """Trump when nobody declares, from the kitty as dealt; ``"undetermined"`` where the
+        seed is silent (the record's ``trump`` event is then accepted as it is)."""
+        return "undetermined"
+
+    round_length: int = 0
+    """Hands in a round that is settled as a whole (标分: 6), or 0."""
+
+    match_target: ClassVar[int | None] = None
+    """The running score that wins the match (打万分: 10,000), where there is one."""
+
+    # -- auction (replay.phases.auction) ----------------------------------------------------
+
+    has_auction: ClassVar[bool] = False
+    """Whether the declarer is found by bidding (标分's 叫分) rather than by declarations."""
+
+    def check_bid(self, points: int, lowest: int | None) -> str | None:
+        """Why a bid is not allowed after the lowest bid so far (``None``: it is)."""
+        return "this ruleset has no auction"
+
+    # -- kitty (replay.phases.kitty) --------------------------------------------------------
+
+    @abc.abstractmethod
+    def kitty_size(self) -> int:
+        """Cards in the kitty (底牌)."""
+
+    # -- tricks: card order, follows, throws, special leads (replay.phases.tricks) ----------
 
     def order(self, trump: Suit | None, level: Rank | None) -> CardOrder:
         return standard_order(trump, level)
@@ -168,64 +206,8 @@ class Ruleset(abc.ABC):
         return {2: "follow.pair-required", 3: "follow.triple-required"}.get(
             width, "follow.quad-required")
 
-    # -- declarations -----------------------------------------------------------------------------
-
-    @abc.abstractmethod
-    def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
-        """What ``cards`` declare at ``level``, or why they declare nothing."""
-
-    # -- scoring --------------------------------------------------------------------------------
-
-    @abc.abstractmethod
-    def kitty_multiplier(self, winning: list[Unit]) -> int:
-        """The multiplier of the kitty's points when the defenders win the last trick with
-        ``winning`` (its units)."""
-
-    @abc.abstractmethod
-    def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
-                dealer: int, declarer: int, *, contract: int | None = None,
-                bombs: tuple[int, ...] = (), face: int | None = None,
-                level: str | None = None, totals: list[int] | None = None) -> Outcome:
-        """The hand's outcome from the defenders' points (with the kitty award); ``face`` is
-        their points from the tricks alone, ``level`` the rank played (``"NT"`` past A)."""
-
-    def surrender_outcome(self, declarer: int, contract: int | None) -> Outcome | None:
-        """The outcome of a surrender, where the ruleset allows one (``None``: not checked)."""
-        return None
-
-    def check_bid(self, points: int, lowest: int | None) -> str | None:
-        """Why a bid is not allowed after the lowest bid so far (``None``: it is)."""
-        return "this ruleset has no auction"
-
-    def round_settlement(self, declarers: list[int]) -> list[int] | None:
-        """Settlement of a round closed after these hands' declarers (``None``: no rounds)."""
-        return None
-
-    round_length: int = 0
-
-    match_target: ClassVar[int | None] = None
-    """The running score that wins the match (打万分: 10,000), where there is one."""
-    zero_sum_settlement: ClassVar[bool] = True
-    """Whether a hand's settlement sums to zero (标分's 档); 打万分's scores do not."""
-    levels_past_ace: ClassVar[bool] = False
-    """Whether levels go on past A to no-trump (打万分)."""
-
-    def trumps_without_declaration(self, kitty: list[Card], level: str | None
-                                   ) -> list[Suit | None] | None:
-        """Every trump the rule for a deal without declarations allows (several where it leaves
-        the dealer a choice; ``None``: the rule decides nothing). By default the one of
-        :meth:`trump_without_declaration`."""
-        one = self.trump_without_declaration(kitty)
-        return None if one == "undetermined" and not isinstance(one, Suit) else [one]  # type: ignore[list-item]
-
-    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool,
-                    pattern: str = "") -> tuple[int, int | None]:
-        """The points the defenders add for the kitty when they win the last trick with
-        ``winning`` (its units; ``trump``: a trump play; ``pattern``: the special pattern it
-        makes, if any), and the multiplier to record (``None`` where the award is not a
-        multiple). By default the kitty's points times :meth:`kitty_multiplier`."""
-        multiplier = self.kitty_multiplier(winning)
-        return kitty_points * multiplier, multiplier
+    trump_throws: ClassVar[bool] = True
+    """Whether trumps may be thrown (甩牌) as well as side suits."""
 
     def special_lead(self, cards: list[int], order: CardOrder) -> str | None:
         """The name of a special pattern these cards make as a lead (打万分's 同花顺 / 发财 /
@@ -257,15 +239,50 @@ class Ruleset(abc.ABC):
         trick's winner), where the rules leave it open (打万分's 救星, ruling 12)."""
         return []
 
-    def trump_without_declaration(self, kitty: list[Card]) -> Suit | str | None:
-        """Trump when nobody declares, from the kitty as dealt; ``"undetermined"`` where the
-        seed is silent (the record's ``trump`` event is then accepted as it is)."""
-        return "undetermined"
+    # -- outcome (replay.phases.outcome) ----------------------------------------------------
+
+    allows_surrender: ClassVar[bool] = False
+    """Whether the declarer may give up before the first lead (标分's 投降)."""
+
+    def surrender_outcome(self, declarer: int, contract: int | None) -> Outcome | None:
+        """The outcome of a surrender, where the ruleset allows one (``None``: not checked)."""
+        return None
+
+    @abc.abstractmethod
+    def kitty_multiplier(self, winning: list[Unit]) -> int:
+        """The multiplier of the kitty's points when the defenders win the last trick with
+        ``winning`` (its units)."""
+
+    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool,
+                    pattern: str = "") -> tuple[int, int | None]:
+        """The points the defenders add for the kitty when they win the last trick with
+        ``winning`` (its units; ``trump``: a trump play; ``pattern``: the special pattern it
+        makes, if any), and the multiplier to record (``None`` where the award is not a
+        multiple). By default the kitty's points times :meth:`kitty_multiplier`."""
+        multiplier = self.kitty_multiplier(winning)
+        return kitty_points * multiplier, multiplier
+
+    @abc.abstractmethod
+    def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
+                dealer: int, declarer: int, *, contract: int | None = None,
+                bombs: tuple[int, ...] = (), face: int | None = None,
+                level: str | None = None, totals: list[int] | None = None) -> Outcome:
+        """The hand's outcome from the defenders' points (with the kitty award); ``face`` is
+        their points from the tricks alone, ``level`` the rank played (``"NT"`` past A)."""
+
+    def round_settlement(self, declarers: list[int]) -> list[int] | None:
+        """Settlement of a round closed after these hands' declarers (``None``: no rounds)."""
+        return None
+
+    zero_sum_settlement: ClassVar[bool] = True
+    """Whether a hand's settlement sums to zero (标分's 档); 打万分's scores do not."""
+
+    levels_past_ace: ClassVar[bool] = False
+    """Whether levels go on past A to no-trump (打万分)."""
 
     def point_thresholds(self) -> list[tuple[int, str]]:
         """Defenders' point totals where the outcome changes, with a short label (for charts)."""
         return []
-
 
 def team_outcome(defender_points: int, kitty_points: int, multiplier: int | None, dealer: int,
                  declarer: int, up: int, declarer_side: bool | None) -> Outcome:

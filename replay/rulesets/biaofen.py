@@ -31,14 +31,36 @@ class Biaofen(Ruleset):
     trump_throws = False  # ruling 8: 「第一家出牌方出副牌时可选择用“甩牌”方式出牌」
     round_length = 6
 
-    def kitty_size(self) -> int:
-        return 12
+    # -- table ------------------------------------------------------------------------------
 
     def team_of(self, seat: int, declarer: int | None) -> int:
         return 0 if seat == declarer else 1
 
     def declarer_side(self, declarer: int) -> set[int]:
         return {declarer}
+
+    # -- deal and declarations --------------------------------------------------------------
+
+    def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
+        return "标分 has no declarations: the winner of the auction names trump"
+
+    # -- auction ----------------------------------------------------------------------------
+
+    def check_bid(self, points: int, lowest: int | None) -> str | None:
+        if points % BID_STEP or points <= 0:
+            return f"bids are positive multiples of {BID_STEP}"
+        if points > OPENING_BID:
+            return f"the opening bid is {OPENING_BID} (80分起叫)"
+        if lowest is not None and points >= lowest:
+            return f"a bid must be lower than {lowest} (从大往小)"
+        return None
+
+    # -- kitty ------------------------------------------------------------------------------
+
+    def kitty_size(self) -> int:
+        return 12
+
+    # -- tricks -----------------------------------------------------------------------------
 
     def order(self, trump: Suit | None, level: Rank | None) -> CardOrder:
         """Level 2 always (ruling 52): 大王、小王、正2、副2、A … 3."""
@@ -50,17 +72,15 @@ class Biaofen(Ruleset):
             return [()]
         return chain_answers(2, length)
 
-    def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
-        return "标分 has no declarations: the winner of the auction names trump"
+    # -- outcome ----------------------------------------------------------------------------
 
-    def check_bid(self, points: int, lowest: int | None) -> str | None:
-        if points % BID_STEP or points <= 0:
-            return f"bids are positive multiples of {BID_STEP}"
-        if points > OPENING_BID:
-            return f"the opening bid is {OPENING_BID} (80分起叫)"
-        if lowest is not None and points >= lowest:
-            return f"a bid must be lower than {lowest} (从大往小)"
-        return None
+    def surrender_outcome(self, declarer: int, contract: int | None) -> Outcome | None:
+        n = contract if contract is not None else OPENING_BID
+        if n < 55:
+            return None  # the text is cut off there (ruling 58)
+        settlement = [2] * self.players
+        settlement[declarer] = -2 * (self.players - 1)
+        return Outcome(0, 0, None, settlement=settlement)
 
     def kitty_multiplier(self, winning: list[Unit]) -> int:
         return 2  # 被“抠底”时底牌里的分牌的分数翻倍计算
@@ -76,14 +96,6 @@ class Biaofen(Ruleset):
         out = Outcome(defender_points, kitty_points, multiplier, settlement=settlement)
         add_bombs(out, bombs, self.players)
         return out
-
-    def surrender_outcome(self, declarer: int, contract: int | None) -> Outcome | None:
-        n = contract if contract is not None else OPENING_BID
-        if n < 55:
-            return None  # the text is cut off there (ruling 58)
-        settlement = [2] * self.players
-        settlement[declarer] = -2 * (self.players - 1)
-        return Outcome(0, 0, None, settlement=settlement)
 
     def round_settlement(self, declarers: list[int]) -> list[int] | None:
         return round_settlement(self.players, declarers)

@@ -57,19 +57,7 @@ class FourDeck(Ruleset):
         Option("decks", int, 4, "decks in play (always 4)", (4,)),
     )
 
-    def kitty_size(self) -> int:
-        return 8
-
-    def answers(self, kind: tuple[int, int]) -> list[Shape]:
-        return four_deck_answers(*kind)
-
-    def follow_rule_id(self, kind: tuple[int, int]) -> str:
-        width, length = kind
-        if length >= 2:
-            return {2: "follow.tractor-required", 3: "follow.triple-tractor-required",
-                    4: "follow.quad-tractor-required"}[width]
-        return {2: "follow.pair-required", 3: "follow.triple-required",
-                4: "follow.quad-required"}.get(width, "follow.structure-required")
+    # -- deal and declarations --------------------------------------------------------------
 
     def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
         n = len(cards)
@@ -94,6 +82,26 @@ class FourDeck(Ruleset):
             return "undetermined"
         third = kitty[2]
         return None if third.is_joker else third.suit
+
+    # -- kitty ------------------------------------------------------------------------------
+
+    def kitty_size(self) -> int:
+        return 8
+
+    # -- tricks -----------------------------------------------------------------------------
+
+    def answers(self, kind: tuple[int, int]) -> list[Shape]:
+        return four_deck_answers(*kind)
+
+    def follow_rule_id(self, kind: tuple[int, int]) -> str:
+        width, length = kind
+        if length >= 2:
+            return {2: "follow.tractor-required", 3: "follow.triple-tractor-required",
+                    4: "follow.quad-tractor-required"}[width]
+        return {2: "follow.pair-required", 3: "follow.triple-required",
+                4: "follow.quad-required"}.get(width, "follow.structure-required")
+
+    # -- outcome ----------------------------------------------------------------------------
 
     def kitty_multiplier(self, winning: list[Unit]) -> int:
         """Ruling 43: 连四, 四张, 连三, 三张, 连对, 对, 单 in that order; first match 2·w^len."""

@@ -44,11 +44,7 @@ class Tractor(Ruleset):
         Option("decks", int, 2, "decks in play", (1, 2, 3)),
     )
 
-    def kitty_size(self) -> int:
-        return {1: 6, 2: 8, 3: 6}[self.decks]
-
-    def answers(self, kind: tuple[int, int]) -> list[Shape]:
-        return _answers(kind)
+    # -- deal and declarations --------------------------------------------------------------
 
     def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
         n = len(cards)
@@ -72,6 +68,18 @@ class Tractor(Ruleset):
         label = {1: "a single", 2: "a pair of", 3: "three"}[n]
         return Declaration(steps[n], suit, f"{label} {cards[0].symbol}", card=int(cards[0]))
 
+    # -- kitty ------------------------------------------------------------------------------
+
+    def kitty_size(self) -> int:
+        return {1: 6, 2: 8, 3: 6}[self.decks]
+
+    # -- tricks -----------------------------------------------------------------------------
+
+    def answers(self, kind: tuple[int, int]) -> list[Shape]:
+        return _answers(kind)
+
+    # -- outcome ----------------------------------------------------------------------------
+
     def kitty_multiplier(self, winning: list[Unit]) -> int:
         """Rulings 30-32: first match of Titanic 2·3^len, triple 6, tractor 2·2^len, pair 4, 2."""
         def longest(width: int, chain: bool) -> int:
@@ -88,9 +96,6 @@ class Tractor(Ruleset):
             return 4
         return 2
 
-    def point_thresholds(self) -> list[tuple[int, str]]:
-        return _thresholds(self.decks)
-
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,
                 bombs: tuple[int, ...] = (), face: int | None = None,
@@ -98,6 +103,9 @@ class Tractor(Ruleset):
         up, declarer_side = level_steps(self.decks, defender_points)
         return team_outcome(defender_points, kitty_points, multiplier, dealer, declarer, up,
                             declarer_side)
+
+    def point_thresholds(self) -> list[tuple[int, str]]:
+        return _thresholds(self.decks)
 
 
 def _thresholds(decks: int) -> list[tuple[int, str]]:

@@ -105,21 +105,7 @@ class Wanfen(Ruleset):
     pattern_kinds: ClassVar[tuple[str, ...]] = (STRAIGHT, FORTUNE, SEASONS, JOKERS)
     levels_past_ace: ClassVar[bool] = True
 
-    def kitty_size(self) -> int:
-        return 8
-
-    def order(self, trump: Suit | None, level: Rank | None) -> CardOrder:
-        return wanfen_order(trump, level)
-
-    def card_points(self, card: Card) -> int:
-        """5 → 5, 10 and K → 10, and 救星 (♥A) → 10."""
-        return 10 if int(card) == SAVIOUR else card.points
-
-    def max_width(self) -> int:
-        return 2
-
-    def answers(self, kind: tuple[int, int]) -> list[Shape]:
-        return _answers(kind)
+    # -- deal and declarations --------------------------------------------------------------
 
     def declaration(self, cards: list[Card], level: Rank) -> Declaration | str:
         """One level card declares its suit; two identical level cards rank above it (反主, or
@@ -164,26 +150,25 @@ class Wanfen(Ruleset):
                 out.append(suit)
         return out
 
-    def kitty_multiplier(self, winning: list[Unit]) -> int:
-        return 1  # not a multiple: see kitty_award
+    # -- kitty ------------------------------------------------------------------------------
 
-    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool,
-                    pattern: str = "") -> tuple[int, int | None]:
-        """抠底 by the last trick's winning play (ruling 18): off-suit singles (a throw without
-        pairs) the kitty's points; off-suit pairs kitty × 2 × pairs; a trump single kitty + 100;
-        trump pairs kitty + 1000 × pairs. A special pattern replaces the formula (ruling 20): a
-        trump 同花顺, 发财 or the four jokers 10,000, an off-suit 同花顺 or 四季 1,000. No
-        multiplier is recorded."""
-        if pattern == STRAIGHT:
-            return (10_000 if trump else 1_000), None
-        if pattern in (FORTUNE, JOKERS):
-            return 10_000, None
-        if pattern == SEASONS:
-            return 1_000, None
-        pairs = sum(u.length for u in winning if u.width >= 2)
-        if not trump:
-            return (kitty_points * 2 * pairs if pairs else kitty_points), None
-        return (kitty_points + 1000 * pairs if pairs else kitty_points + 100), None
+    def kitty_size(self) -> int:
+        return 8
+
+    # -- tricks -----------------------------------------------------------------------------
+
+    def order(self, trump: Suit | None, level: Rank | None) -> CardOrder:
+        return wanfen_order(trump, level)
+
+    def card_points(self, card: Card) -> int:
+        """5 → 5, 10 and K → 10, and 救星 (♥A) → 10."""
+        return 10 if int(card) == SAVIOUR else card.points
+
+    def max_width(self) -> int:
+        return 2
+
+    def answers(self, kind: tuple[int, int]) -> list[Shape]:
+        return _answers(kind)
 
     def special_lead(self, cards: list[int], order: CardOrder) -> str | None:
         """同花顺 (8 consecutive cards of one suit, no special card, no bridging of the level),
@@ -272,6 +257,29 @@ class Wanfen(Ruleset):
                     order.klass[c] == TRUMP for c in cards):
                 trumped = True
         return [partner] if partner_played and trumped else []
+
+    # -- outcome ----------------------------------------------------------------------------
+
+    def kitty_multiplier(self, winning: list[Unit]) -> int:
+        return 1  # not a multiple: see kitty_award
+
+    def kitty_award(self, kitty_points: int, winning: list[Unit], trump: bool,
+                    pattern: str = "") -> tuple[int, int | None]:
+        """抠底 by the last trick's winning play (ruling 18): off-suit singles (a throw without
+        pairs) the kitty's points; off-suit pairs kitty × 2 × pairs; a trump single kitty + 100;
+        trump pairs kitty + 1000 × pairs. A special pattern replaces the formula (ruling 20): a
+        trump 同花顺, 发财 or the four jokers 10,000, an off-suit 同花顺 or 四季 1,000. No
+        multiplier is recorded."""
+        if pattern == STRAIGHT:
+            return (10_000 if trump else 1_000), None
+        if pattern in (FORTUNE, JOKERS):
+            return 10_000, None
+        if pattern == SEASONS:
+            return 1_000, None
+        pairs = sum(u.length for u in winning if u.width >= 2)
+        if not trump:
+            return (kitty_points * 2 * pairs if pairs else kitty_points), None
+        return (kitty_points + 1000 * pairs if pairs else kitty_points + 100), None
 
     def outcome(self, defender_points: int, kitty_points: int, multiplier: int | None,
                 dealer: int, declarer: int, *, contract: int | None = None,

@@ -1,0 +1,183 @@
+"""What a review says: its budget (:class:`Budget`), each decision with its alternatives'
+values and its mark (:class:`Decision`, :class:`BidDecision`), a hand's review
+(:class:`HandReview`), the marks' thresholds and a seat's accuracy. Knows nothing of how the
+values are found (:mod:`replay.review`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MARKS = (("blunder", 40), ("mistake", 20), ("inaccuracy", 10))
+"""Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
+points, so 100 for one deck halves them and 400 for four decks doubles them)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard to look: ``samples`` determinized deals per decision (each alternative is played
+    out once per deal); when the best alternative looks at least half an inaccuracy better than
+    the play made, ``confirm`` fresh deals value the two again and the swing is read from those;
+    exact search once each seat holds at most ``exact_cards`` cards; at most
+    ``max_alternatives`` alternatives per decision (the play made always among them)."""
+
+    samples: int = 8
+    confirm: int = 24
+    extend: int = 6
+    """Rounds of ``confirm`` more deals while a confirmed swing lies within two standard
+    errors of a mark's threshold."""
+    exact_cards: int = 2
+    exact_deals: int = 256
+    """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
+    consistent with the seat's knowledge is solved exactly when there are at most this many
+    (no sampling noise); else deals are drawn."""
+    max_alternatives: int = 16
+    target: float = 0.25
+    """Deals are added (up to ``extend`` rounds) while the swing's standard error exceeds this
+    share of an inaccuracy's threshold."""
+    contenders: int = 3
+    """The alternatives that looked best on the first deals, valued again against the play
+    made on fresh deals (the best of them on those deals is the best alternative)."""
+    z: float = 1.0
+    """A mark needs the swing less ``z`` standard errors to reach its threshold (1.0: about
+    84 % one-sided confidence)."""
+    seed: int = 0
+    bury: bool = True
+    """Review the kitty burial too (a whole hand played out per deal and alternative)."""
+    bids: bool = True
+    """Review the bids of an auction (标分): ``4 × samples`` deals played out per bidder."""
+    rollout: str = "greedy"
+    """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
+    holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
+
+
+@dataclass
+class Decision:
+    """One decision: who, where, the play made, each alternative's value, the swing and mark.
+
+    Values are the defenders' expected final points; ``swing`` is from the deciding seat's side
+    (0 when the play made was as good as the best alternative)."""
+
+    trick: int
+    seat: int
+    lead: bool
+    kind: str
+    """``lead``, ``follow`` or ``bury`` (the kitty burial, trick 0)."""
+    made: list[str]
+    alternatives: list[tuple[list[str], float]]
+    value_made: float
+    best: list[str]
+    value_best: float
+    swing: float
+    mark: str | None
+    defender: bool
+    exact: bool
+    error: float = 0.0
+    """The standard error of the estimate (0 when exact)."""
+    estimate: float = 0.0
+    """The points the play gave away against the best alternative, as estimated; ``swing``
+    is this less ``z`` standard errors (the same when exact)."""
+    confidence: float | None = None
+    """How sure the mark is: the probability that the swing reaches the mark's threshold
+    (normal approximation; 1.0 when exact)."""
+    unclear: str | None = None
+    """A worse mark the swing's estimate reaches but not with the required confidence."""
+    deals: int = 0
+    """Deals the swing was read from (consistent deals enumerated, when exact)."""
+    considered: int = 0
+    """Legal alternatives up to equivalence; ``alternatives`` holds the valued ones."""
+    grouped: str | None = None
+    """How the alternatives were grouped when there were too many to list (``None``: all)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"trick": self.trick, "seat": self.seat, "lead": self.lead, "kind": self.kind,
+                "made": self.made,
+                "value_made": round(self.value_made, 2), "best": self.best,
+                "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
+                "estimate": round(self.estimate, 2), "error": round(self.error, 2),
+                "mark": self.mark,
+                "confidence": None if self.confidence is None else round(self.confidence, 3),
+                "unclear": self.unclear,
+                "side": "defenders" if self.defender else "declarer",
+                "exact": self.exact, "deals": self.deals, "considered": self.considered,
+                "grouped": self.grouped,
+                "alternatives": [{"cards": c, "value": round(v, 2)}
+                                 for c, v in self.alternatives]}
+
+
+BID_MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
+"""Swing thresholds of a bid or pass (标分), in the seat's expected settlement (档)."""
+
+
+@dataclass
+class BidDecision:
+    """A bid of an auction (标分) against the points its bidder, as declarer, could hold the
+    defenders to, estimated from deals of the cards it could not see.
+
+    ``estimate`` is the defenders' expected final points with the bidder as declarer (its
+    standard deviation over the deals in ``spread``); each alternative is a legal bid at that
+    moment with the seat's expected settlement in 档 had it won the auction there, or the pass
+    (``None``: the high bidder declares at its contract); ``swing`` is how much the choice made
+    gave away against the best of them."""
+
+    seat: int
+    bid: int | None
+    """The points bid; ``None`` for a pass."""
+    estimate: float
+    spread: float
+    deals: int
+    alternatives: list[tuple[int | None, float]]
+    value_made: float
+    best: int | None
+    value_best: float
+    swing: float
+    mark: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "bid": self.bid, "estimate": round(self.estimate, 1),
+                "spread": round(self.spread, 1), "deals": self.deals,
+                "value_made": round(self.value_made, 2), "best": self.best,
+                "value_best": round(self.value_best, 2), "swing": round(self.swing, 2),
+                "mark": self.mark,
+                "alternatives": [{"bid": b, "value": round(v, 2)} for b, v in self.alternatives]}
+
+
+@dataclass
+class HandReview:
+    """The decisions of one hand, and per seat its accuracy (see :func:`accuracy`); in an
+    auction game its bids (not part of accuracy: they are valued in 档, not points)."""
+
+    match: str
+    hand: int
+    decisions: list[Decision] = field(default_factory=list)
+    skipped: str | None = None
+    bids: list[BidDecision] = field(default_factory=list)
+
+    def accuracy(self, seat: int) -> float | None:
+        return accuracy([d for d in self.decisions if d.seat == seat], self.scale)
+
+    scale: float = 1.0
+
+
+def accuracy(decisions: list[Decision], scale: float = 1.0) -> float | None:
+    """Accuracy in percent over some decisions: 100 × mean(1 − min(swing, 40·scale) / (40·scale)).
+
+    A play as good as the best alternative scores 1, a blunder (40 points or more in a
+    two-deck game) scores 0, in between linearly; ``None`` with no decision."""
+    if not decisions:
+        return None
+    cap = MARKS[0][1] * scale
+    return 100 * sum(1 - min(d.swing, cap) / cap for d in decisions) / len(decisions)
+
+
+def point_scale(state: Any) -> float:
+    """The hand's points over 200 (two decks): what the marks' thresholds are scaled by."""
+    total = sum(state.points_table[c] for c in range(54)) * state.rules.decks
+    return total / 200 if total else 1.0
+
+
+def mark_for(swing: float, scale: float) -> str | None:
+    for name, points in MARKS:
+        if swing >= points * scale:
+            return name
+    return None

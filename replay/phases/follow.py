@@ -1,0 +1,181 @@
+"""Follow judgement (跟牌), for the tricks phase: the count, the led suit as far as it is held,
+and structure: the played cards must show the best answer to each lead unit the holding allows
+(pairs to a pair, a tractor to a tractor, ...; D-2); a special pattern's followers (ruling 15).
+
+Asks of the ruleset (its "tricks" section): ``answers``, ``follow_rule_id``,
+``special_lead``, ``pattern_kind``, ``holds_pattern``.
+"""
+
+from __future__ import annotations
+
+from replay.order import TRUMP
+from replay.state import HandState, held_list
+from replay.units import Unit, counts_of, cover_all, shape_size, unit_name
+from replay.violations import show
+
+ANSWERS: dict[tuple, tuple[int, ...]] = {}
+"""Best answers by what decides them (see :func:`answer_ranks`)."""
+
+
+def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int] | None,
+           known_count: int, hidden: int) -> None:
+    """A follow to an ordinary lead; ``suit_known`` and ``known_count`` are the seat's known
+    cards of the led suit before it played, ``hidden`` its hidden cards then."""
+    order = s.order
+    trick = s.trick
+    assert order is not None and trick is not None
+    lead_size = trick.lead_size
+    if len(cards) != lead_size:
+        s.violation("play.wrong-count",
+                    f"seat {seat} plays {len(cards)} card(s) to a lead of {lead_size}.",
+                    seat=seat, cards=cards, required=f"{lead_size} card(s)")
+        return
+    k = trick.lead_class
+    in_suit = [c for c in cards if order.klass[c] == k]
+    if len(in_suit) < min(lead_size, known_count):
+        if suit_known is None:
+            suit_known = {c: n for c, n in _suit_before(s, seat, k, cards).items() if n}
+        shortfall = min(lead_size, known_count)
+        s.violation("follow.suit-required",
+                    f"seat {seat} plays {len(in_suit)} card(s) of the led suit "
+                    f"({order.class_name(k)}) but held {known_count}.",
+                    seat=seat, cards=cards,
+                    required=f"{shortfall} card(s) of {order.class_name(k)}; seat {seat} "
+                             f"held {show(held_list(suit_known))}")
+        return
+    if len(in_suit) < lead_size and hidden:
+        s.void[seat].add(k)
+    # Structure: the played suit cards must show the best answers the holding allows.
+    if trick.singles_only:
+        return
+    holding = dict(suit_known or {})
+    for c in in_suit:  # cards that came out of hidden ones were held too
+        if holding.get(c, 0) < in_suit.count(c):
+            holding[c] = in_suit.count(c)
+    if max(holding.values(), default=0) < 2:
+        return  # every answer with structure needs two copies of a card: none is owed
+    budget = len(in_suit)
+    played = counts_of(in_suit)
+    units = trick.lead_units
+    if len(units) == 1 and units[0].length == 1 and budget >= units[0].width and \
+            any(n >= units[0].width for n in played.values()):
+        return  # a pair (triple, quad) answered in kind: the best answer there is
+    shown = answer_ranks(s, played, units, budget)
+    if not any(shown):
+        return  # the best answer to every unit: nothing better could have been owed
+    best = answer_ranks(s, holding, units, budget)
+    for i, (want, got) in enumerate(zip(best, shown, strict=True)):
+        if got > want:  # a worse answer (answers are indexed best first)
+            unit = units[i]
+            want_units = compute_answers(s, holding, units, budget)[i][2]
+            answers = s.rules.answers(unit.kind)
+            could = ", ".join(show(x.all_cards()) for x in want_units) or "singles"
+            s.violation(s.rules.follow_rule_id(unit.kind),
+                        f"seat {seat} answers the led {unit_name(*unit.kind)} with "
+                        f"{_shape_text(answers[got])} but could show "
+                        f"{_shape_text(answers[want])}.", seat=seat, cards=cards,
+                        required=f"seat {seat} held {could}")
+            return
+
+
+def follow_special(s: HandState, seat: int, cards: list[int], hidden: int) -> None:
+    """Following a special pattern (ruling 15): the same pattern if the seat held one, else
+    trumps as far as it held them, then anything."""
+    order = s.order
+    trick = s.trick
+    assert order is not None and trick is not None
+    if len(cards) != trick.lead_size:
+        s.violation("play.wrong-count",
+                    f"seat {seat} plays {len(cards)} card(s) to a lead of "
+                    f"{trick.lead_size}.", seat=seat, cards=cards,
+                    required=f"{trick.lead_size} card(s)")
+        return
+    if hidden:
+        return
+    rules = s.rules
+    before = list(s.held[seat])
+    for c in cards:
+        before[c] += 1
+    kind = rules.pattern_kind(trick.special)
+    if rules.special_lead(cards, order) is not None and \
+            rules.pattern_kind(rules.special_lead(cards, order) or "") == kind:
+        return
+    held_pattern = rules.holds_pattern(kind, before, order, len(cards))
+    if held_pattern is not None:
+        s.violation("follow.pattern-required",
+                    f"seat {seat} answers the led {trick.special} with {show(cards)} but "
+                    f"held one ({show(held_pattern)}).", seat=seat, cards=cards,
+                    required=f"seat {seat} plays {show(held_pattern)}")
+        return
+    klass = order.klass
+    trumps_held = sum(before[c] for c in order.members[TRUMP])
+    played = sum(1 for c in cards if klass[c] == TRUMP)
+    if played < min(len(cards), trumps_held):
+        s.violation("follow.suit-required",
+                    f"seat {seat} plays {played} trump(s) to a {trick.special}, a trump "
+                    f"lead, but held {trumps_held}.", seat=seat, cards=cards,
+                    required=f"{min(len(cards), trumps_held)} trump(s)")
+
+
+def _suit_before(s: HandState, seat: int, klass: int, played: list[int]) -> dict[int, int]:
+    """The seat's known cards of a suit class before ``played`` left its hand."""
+    assert s.order is not None
+    held = s.held[seat]
+    out = {c: held[c] for c in s.order.members[klass]}
+    for c in played:
+        if c in out:
+            out[c] += 1
+    return out
+
+
+def answer_ranks(s: HandState, avail: dict[int, int], units: list[Unit], budget: int
+                 ) -> tuple[int, ...]:
+    """For each lead unit, most significant first: the index of the best answer ``avail``
+    can show within the cards still to play (D-2). Memoised on what decides it: the powers
+    and copies of the cards held at least twice (every structured answer needs pairs),
+    the units' kinds, the budget and the ruleset."""
+    order = s.order
+    assert order is not None
+    power = order.power
+    codes = [u.width * 256 + u.length for u in units]
+    codes.append(budget)
+    codes.extend(sorted([power[c] * 64 + n for c, n in avail.items() if n >= 2]))
+    key = (s.rules.identity, tuple(codes))  # flat ints: cheap to hash
+    found = ANSWERS.get(key)
+    if found is None:
+        if len(ANSWERS) > 20_000:
+            ANSWERS.clear()
+        found = ANSWERS[key] = tuple(
+            [got for _, got, _ in compute_answers(s, avail, units, budget)])
+    return found
+
+
+def compute_answers(s: HandState, avail: dict[int, int], units: list[Unit], budget: int
+                    ) -> list[tuple[Unit, int, list[Unit]]]:
+    """The lexicographically best answers: for each unit in turn, the best answer that can
+    still be shown together with the answers already fixed for the units before it (a greedy
+    placement could spend cards a later unit needs)."""
+    order = s.order
+    assert order is not None
+    shapes: list[tuple[tuple[int, int], ...]] = []
+    out = []
+    left = budget
+    for unit in units:
+        answers = s.rules.answers(unit.kind)
+        room = max(0, min(unit.size, left))
+        for i, shape in enumerate(answers):
+            if shape_size(shape) > room:
+                continue
+            found = cover_all(avail, order, [*shapes, shape])
+            if found is not None:
+                shapes.append(shape)
+                out.append((unit, i, found[-1]))
+                break
+        left -= unit.size
+    return out
+
+
+def _shape_text(shape: tuple[tuple[int, int], ...]) -> str:
+    if not shape:
+        return "no pair or longer unit"
+    return " + ".join(unit_name(w, n) for w, n in shape)

@@ -1,0 +1,192 @@
+"""Phase 4, the tricks (出牌): the card order fixed before the first play, each lead and
+follow judged (:mod:`replay.phases.follow`, :mod:`replay.phases.throws`), and each completed
+trick's winner, points and the next leader.
+
+Asks of the ruleset (its "tricks" section): ``order``, ``special_lead``,
+``pattern_strength``, ``other_leaders`` (and, through follow and throws, the rest of it).
+"""
+
+from __future__ import annotations
+
+from gamelog.cards import Card
+from gamelog.model import Play
+from replay.order import TRUMP
+from replay.phases.follow import follow, follow_special
+from replay.phases.throws import forced_lead, thrown_lead
+from replay.state import INDEX, RANK_OF, HandState
+from replay.trick import Trick, TrickPlay, play_strength
+from replay.units import Unit, decompose
+from replay.violations import show
+
+
+def begin(s: HandState) -> None:
+    """Fix the card order (trump and level settled) and who leads first."""
+    level = RANK_OF.get(s.level) if s.level != "NT" else None  # type: ignore[arg-type]
+    s.order = s.rules.order(s.trump, level)
+    klass = s.order.klass
+    s.class_left = [[0] * 5 for _ in range(s.players)]
+    for seat, held in enumerate(s.held):
+        counts = s.class_left[seat]
+        for c in range(54):
+            if held[c]:
+                counts[klass[c]] += held[c]
+    if s.leader is None:
+        s.leader = s.declarer
+    if s.dealt_kitty is not None and not s.kitty_buried:
+        s.violation("kitty.not-buried",
+                    "play starts before the declarer has buried the kitty.",
+                    seat=s.declarer)
+
+
+def play(s: HandState, ev: Play) -> Trick | None:
+    """One seat's cards to the trick (after :func:`begin`); the trick when this play
+    completed it."""
+    order = s.order
+    assert order is not None
+    seat = ev.seat
+    tokens = ev.cards
+    if len(tokens) == 1:
+        cards = [INDEX[tokens[0]]]
+    else:
+        cards = [INDEX[t] for t in tokens]
+        if not cards:
+            s.violation("play.wrong-count", f"seat {seat} plays no cards.", seat=seat)
+            return None
+    trick = s.trick
+    leading = trick is None
+    if trick is None:
+        leader = s.leader
+        if leader is not None and seat != leader and seat in s.other_leaders:
+            leader = s.leader = seat  # a reading the rules leave open (ruling 12)
+        trick = s.trick = Trick(s.tricks_before + len(s.tricks) + 1,
+                                leader if leader is not None else seat)
+        expected = leader
+    else:
+        expected = (trick.plays[-1].seat + 1) % s.players
+    if expected is not None and seat != expected:
+        if s.gaps:  # a play line was lost: everything after it would be out of step
+            s.log.notice(f"seat {seat} plays when it is seat {expected}'s turn, after a "
+                         "line of this hand that could not be read (see its record "
+                         "problems); the rest of the hand is not checked", s.seq)
+            s.stopped = s.undetermined = True
+            return None
+        what = "lead" if leading else "play"
+        s.violation("play.out-of-turn",
+                    f"seat {seat} plays, but it is seat {expected}'s turn to {what}.",
+                    seat=seat, required=f"seat {expected} plays")
+    held: list[int] = s.held[seat]
+    suit_before: dict[int, int] | None = None
+    known_before = 0
+    if not leading:
+        assert s.class_left is not None
+        known_before = s.class_left[seat][trick.lead_class]
+        if known_before and (len(cards) > 1 or trick.lead_size > 1):
+            suit_before = {c: held[c] for c in order.members[trick.lead_class] if held[c]}
+    hidden_before = s.hidden[seat]
+    missing = s.remove(seat, cards)
+    if missing:
+        s.violation("play.card-not-held",
+                    f"seat {seat} plays {show(missing)}, which it does not hold.",
+                    seat=seat, cards=missing)
+    klass = order.klass
+    void = s.void[seat]
+    if void:
+        for c in cards:
+            if klass[c] in void and c not in missing:
+                s.violation("follow.revoke",
+                            f"seat {seat} plays {Card(c).symbol}, a card of a suit it "
+                            "showed it did not have on an earlier trick.", seat=seat,
+                            cards=[c])
+                void.discard(klass[c])
+                break
+    if leading:
+        _lead(s, trick, seat, cards)
+    elif trick.special:
+        follow_special(s, seat, cards, hidden_before)
+    else:
+        follow(s, seat, cards, suit_before, known_before, hidden_before)
+    plays = trick.plays
+    plays.append(TrickPlay(seat, cards, ev.seq))
+    if len(plays) == s.players:
+        return _finish_trick(s, trick)
+    return None
+
+
+def _lead(s: HandState, trick: Trick, seat: int, cards: list[int]) -> None:
+    order = s.order
+    assert order is not None
+    if len(cards) >= 4 and s.pending_forced is None:
+        special = s.rules.special_lead(cards, order)
+        if special is not None:  # led as a trump lead (视为吊主); only its like wins
+            trick.special = special
+            trick.lead_class = TRUMP
+            trick.lead_units = []
+            trick.lead_size = len(cards)
+            trick.lead_kinds = []
+            trick.singles_only = False
+            return
+    forced = s.pending_forced
+    if len(cards) == 1 and forced is None:  # a single: nothing more to check
+        trick.lead_class = order.klass[cards[0]]
+        trick.lead_units = decompose(cards, order)
+        trick.lead_size = 1
+        trick.lead_kinds = [(1, 1)]
+        return
+    classes = {order.klass[c] for c in cards}
+    trick.lead_class = order.klass[cards[0]]
+    s.pending_forced = None
+    if len(classes) > 1:
+        s.violation("lead.mixed-suits",
+                    f"seat {seat} leads {show(cards)}, cards of more than one suit.",
+                    seat=seat, cards=cards, required="a lead of one suit")
+        cards = [c for c in cards if order.klass[c] == trick.lead_class]
+    trick.lead_units = ([Unit(1, 1, order.power[cards[0]], (cards[0],))] if len(cards) == 1
+                        else decompose(cards, order))
+    trick.lead_size = len(cards)
+    trick.lead_kinds = [u.kind for u in trick.lead_units]
+    trick.singles_only = all(k == (1, 1) for k in trick.lead_kinds)
+    if forced is not None:
+        forced_lead(s, trick, seat, cards, forced)
+    elif len(trick.lead_units) > 1:
+        thrown_lead(s, trick, seat, cards)
+
+
+def _finish_trick(s: HandState, trick: Trick) -> Trick:
+    """The trick's winner (ruling 7), its points to the defenders if they won it, and the
+    next leader."""
+    order = s.order
+    assert order is not None
+    kinds = trick.lead_kinds
+    lead_class = trick.lead_class
+    points = s.points_table
+    rules = s.rules
+    best_key: tuple[int, int] | None = None
+    winner = trick.plays[0].seat
+    total = 0
+    klass = order.klass
+    for i, p in enumerate(trick.plays):
+        for c in p.cards:
+            total += points[c]
+        if i == 0:
+            p.role = "lead"
+        elif all(klass[c] == lead_class for c in p.cards):
+            p.role = "follow"
+        elif lead_class != TRUMP and all(klass[c] == TRUMP for c in p.cards):
+            p.role = "trump"
+        else:
+            p.role = "discard"
+        key = (rules.pattern_strength(trick.special, p.cards, order)
+               if trick.special else play_strength(order, lead_class, kinds, p.cards))
+        if key is not None and (best_key is None or key > best_key):
+            best_key, winner = key, p.seat
+    trick.trumped = best_key is not None and best_key[0] == 1
+    trick.winner = winner
+    trick.points = total
+    if not s.team_side(winner):
+        s.defender_points += total
+    s.tricks.append(trick)
+    s.trick = None
+    s.leader = winner
+    s.other_leaders = rules.other_leaders([(p.seat, p.cards) for p in trick.plays], winner,
+                                          order)
+    return trick

@@ -1,0 +1,106 @@
+"""Determinized rollouts: the unseen cards dealt as the deciding seat could know them
+(:func:`replay.deals.determinize`), each alternative played out (or solved exactly once few
+cards remain) on the same deals with the same players' draws, so that differences between
+alternatives are not noise between samples."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from replay.agents import Agent, HeuristicAgent
+from replay.deals import determinize
+from replay.engine import HandReplay
+from replay.legal import follow_spec
+from replay.playout import greedy_play
+from replay.search import apply_play, clone, final_points, solve, to_play
+
+
+def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
+    """Play ``state`` to the end, with ``agents`` (each sees only its seat) or, by default,
+    the rollout player :func:`replay.playout.greedy_play` (sees the whole world); the
+    defenders' final points."""
+    from replay.simulate import _view
+
+    while not state.finished:
+        seat = to_play(state)
+        assert seat is not None and state.order is not None
+        if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
+            return state.defender_points
+        if agents is None:
+            cards = greedy_play(state, seat)
+        else:
+            view = _view(state, seat, state.order)
+            if state.trick is None or not state.trick.plays:
+                cards = agents[seat].lead(view)
+            else:
+                cards = agents[seat].follow(view, follow_spec(state, seat))
+        apply_play(state, seat, cards)
+    return final_points(state)
+
+
+class _Steady(HeuristicAgent):
+    """The rollout player: :class:`HeuristicAgent` whose random draws are fixed by the deal,
+    the seat and the place in the hand, so that two playouts that differ in one play make the
+    same choices wherever they meet the same place (common random numbers that last)."""
+
+    def __init__(self, deal: int, seat: int) -> None:
+        super().__init__(random.Random())
+        self.base = deal * 8191 + seat * 131
+
+    def _reseed(self, view: Any) -> None:
+        self.rng.seed(self.base + 7 * len(view.tricks)
+                      + (len(view.trick.plays) if view.trick is not None else 0))
+
+    def lead(self, view: Any) -> list[int]:
+        self._reseed(view)
+        return super().lead(view)
+
+    def follow(self, view: Any, spec: Any) -> list[int]:
+        self._reseed(view)
+        return super().follow(view, spec)
+
+
+def rollout_agents(kind: str, deal: int, players: int) -> list[Agent] | None:
+    """The rollout players of a deal: ``None`` for the greedy player that sees the world
+    (:mod:`replay.playout`; ``kind`` "greedy"), or the simulator's heuristic agents with fixed
+    draws (``kind`` "heuristic")."""
+    if kind == "heuristic":
+        return [_Steady(deal, s) for s in range(players)]
+    return None
+
+
+def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
+                   samples: int, rng: random.Random,
+                   agents: Callable[[int], list[Agent] | None] | None = None,
+                   exact_cards: int = 0) -> list[float]:
+    """Each alternative's expected defenders' points over ``samples`` determinized deals, the
+    same deals and the same agents' draws for every alternative; with every seat holding at most
+    ``exact_cards`` cards the deals are solved exactly instead of played out."""
+    per_deal = rollout_samples(state, seat, alternatives, samples, rng, agents, exact_cards)
+    return [sum(row[i] for row in per_deal) / samples for i in range(len(alternatives))]
+
+
+def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
+                    samples: int, rng: random.Random,
+                    agents: Callable[[int], list[Agent] | None] | None = None,
+                    exact_cards: int = 0) -> list[list[float]]:
+    """As :func:`rollout_values`, each deal's values (one row per deal)."""
+    # one random stream per seat: a different play now shifts no other seat's later draws,
+    # so the alternatives' playouts stay alike wherever the play made does not matter
+    make = agents or (lambda d: None)
+    rows: list[list[float]] = []
+    for _ in range(samples):
+        world = determinize(state, seat, rng)
+        exact = max(sum(h) for h in world.held) <= exact_cards
+        draw = rng.randrange(1 << 30)
+        table: dict = {}
+        row = []
+        for cards in alternatives:
+            trial = clone(world)
+            apply_play(trial, seat, cards)
+            row.append(float(solve(trial, table)) if exact else float(play_out(trial,
+                                                                                make(draw))))
+        rows.append(row)
+    return rows

@@ -1,0 +1,156 @@
+"""The state of one hand as the replayer keeps it (:class:`HandState`): the one object every
+phase of :mod:`replay.phases` reads and advances.
+
+It holds the true state (each seat's holding as a count vector plus a number of hidden cards,
+trump, level, declarer, leader, the trick in progress, points taken) and the violations found
+so far. Compiled with the engine (setup.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from gamelog.cards import CARD_BY_TOKEN, Rank, Suit
+from gamelog.model import Hand
+from gamelog.reader import RecordWarning
+from replay.order import CardOrder
+from replay.results import MatchContext
+from replay.rulesets.base import Declaration, Outcome, Ruleset
+from replay.trick import Trick, _rebuild, _state_of
+from replay.violations import ViolationLog
+
+RANK_OF = {str(r): r for r in Rank}
+INDEX: dict[str, int] = {t: int(c) for t, c in CARD_BY_TOKEN.items()}
+"""Card token -> index in a count vector (plain ints: the replay needs no more)."""
+SUIT_OF = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
+
+
+class HandState:
+    """Everything the rules need to judge the next event of a hand, grouped by the phase that
+    sets it. Phases read any of it; each writes its own part (see docs/architecture.md)."""
+
+    SEAT_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "dealer", "declarer", "first_draw",
+                                              "leader", "winner")
+    """Fields of an event that name a seat (checked before any phase sees the event)."""
+
+    def __init__(self, ruleset: Ruleset, hand: Hand, *, strict: bool = False,
+                 context: MatchContext | None = None) -> None:
+        self.rules = ruleset
+        self.hand = hand
+        self.context = context or MatchContext()
+        self.log = ViolationLog(hand.match, hand.number, strict)
+        n = ruleset.players
+        self.players = n
+        self.seq: int | None = None
+        self.points_table = ruleset.points_table()
+        self.gaps = any(not isinstance(i, RecordWarning) for i in hand.issues)
+        """Lines of this hand could not be read: a play out of turn then stops the replay."""
+        self.stopped = False
+        # -- the deal: holdings, kitty, dealer, level --
+        self.held: list[list[int]] = [[0] * 54 for _ in range(n)]
+        self.hidden = [0] * n
+        self.left = [0] * n  # cards in each seat's hand, known or hidden
+        self.known = False  # holdings set by a deal or set-up
+        self.drawn: list[list[str]] | None = None  # the deal, for declarations
+        self.first_draw = 0
+        self.dealt_kitty: list[str] | None = None
+        self.kitty: list[int] = []
+        self.kitty_hidden = 0
+        self.dealer: int | None = None
+        self.declarer: int | None = None
+        self.level: str | None = None
+        self.levels: list[str] | None = None
+        self.bombs: tuple[int, ...] = ()
+        # -- declarations and trump --
+        self.trump: Suit | None = None
+        self.trump_known = False
+        self.declaration: tuple[int, Declaration] | None = None
+        self.dealer_by_declaring = False
+        """The first hand: the dealer is whoever declares last (not known from the start)."""
+        self.undetermined = False  # trump cannot be known: the play is not checked
+        # -- auction (标分) --
+        self.bids: list[tuple[int, int | None]] = []
+        self.passed: set[int] = set()
+        self.contract: int | None = None
+        self.high_bidder: int | None = None
+        self.auction_closed = False
+        # -- kitty --
+        self.kitty_seen = False
+        self.kitty_buried = False
+        # -- tricks --
+        self.order: CardOrder | None = None
+        self.class_left: list[list[int]] | None = None  # known cards per suit class, once
+        self.leader: int | None = None
+        self.trick: Trick | None = None
+        self.tricks: list[Trick] = []
+        self.defender_points = 0
+        self.tricks_before = 0
+        self.void: list[set[int]] = [set() for _ in range(n)]
+        # after a failed throw: the seat, the forced plays it may make (each the cards of one
+        # lowest failing unit: ties are all acceptable, ruling 33b) and the cards it tried
+        self.pending_forced: tuple[int, list[list[int]], list[int]] | None = None
+        self.other_leaders: list[int] = []
+        """Seats besides the last trick's winner that may lead the next (ruling 12)."""
+        # -- outcome --
+        self.outcome: Outcome | None = None
+        self.finished = False
+        self.surrendered = False
+        self.round_options: list = []
+        self._side: set[int] = set()
+        self._side_of: int | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle and copy work compiled too
+        return (_rebuild, (type(self), (self.rules, self.hand), _state_of(self)))
+
+    def violation(self, rule: str, message: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        """Record a broken rule at the current event and trick (unless ``kw`` says where)."""
+        kw.setdefault("seq", self.seq)
+        if "trick" not in kw:
+            kw["trick"] = self.trick.number if self.trick else None
+        self.log.add(rule, message, **kw)
+
+    def cards_left(self, seat: int) -> int:
+        return self.left[seat]
+
+    def team_side(self, seat: int) -> bool:
+        """True for the declarer's side."""
+        if self.declarer is None:
+            return False
+        if self._side_of != self.declarer:
+            self._side = self.rules.declarer_side(self.declarer)
+            self._side_of = self.declarer
+        return seat in self._side
+
+    def class_holding(self, seat: int, klass: int) -> dict[int, int]:
+        """A seat's known cards of one suit class, as card -> copies."""
+        order = self.order
+        assert order is not None
+        held = self.held[seat]
+        return {c: held[c] for c in order.members[klass] if held[c]}
+
+    def remove(self, seat: int, cards: list[int]) -> list[int]:
+        """Take cards from a holding; a card not among the known ones uses up a hidden card;
+        returns the cards that could not be there."""
+        held: list[int] = self.held[seat]
+        counts: list[int] | None = None
+        klass: tuple[int, ...] = ()
+        if self.class_left is not None and self.order is not None:
+            counts, klass = self.class_left[seat], self.order.klass
+        missing: list[int] = []
+        for c in cards:
+            if held[c] > 0:
+                held[c] -= 1
+                if counts is not None:
+                    counts[klass[c]] -= 1
+            elif self.hidden[seat] > 0:
+                self.hidden[seat] -= 1
+            else:
+                missing.append(c)
+                continue
+            self.left[seat] -= 1
+        return missing
+
+
+def held_list(counts: dict[int, int]) -> list[int]:
+    """Card -> copies as a sorted list of cards."""
+    return [c for c, n in sorted(counts.items()) for _ in range(n)]

@@ -1,0 +1,122 @@
+"""A trick as the rules decide it (:class:`Trick`, one :class:`TrickPlay` per seat) and how
+strongly a play competes in it (:func:`play_strength`). Compiled with the engine (setup.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.order import TRUMP, CardOrder
+from replay.units import Unit, best_value
+
+
+class TrickPlay:
+    """One seat's cards in a trick, the event's sequence number, and the play's role once the
+    trick is complete: ``lead``, ``follow`` (all of the led suit), ``trump`` (all trumps, on an
+    off-suit lead, having none of it), or ``discard`` (anything else: 垫牌)."""
+
+    __slots__ = ("cards", "role", "seat", "seq")
+
+    def __init__(self, seat: int, cards: list[int], seq: int, role: str = "") -> None:
+        self.seat = seat
+        self.cards = cards
+        self.seq = seq
+        self.role = role
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TrickPlay):
+            return NotImplemented
+        return self.seat == other.seat and self.cards == other.cards and self.seq == other.seq
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"TrickPlay(seat={self.seat}, cards={self.cards!r}, seq={self.seq})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle works compiled too
+        return (TrickPlay, (self.seat, self.cards, self.seq, self.role))
+
+
+class Trick:
+    """A trick as the rules decide it (a plain slotted class: one is made per trick)."""
+
+    __slots__ = ("failed_throw", "forced", "lead_class", "lead_kinds", "lead_size",
+                 "lead_units", "leader", "number", "plays", "points", "singles_only", "special",
+                 "throw", "trumped", "winner")
+
+    def __init__(self, number: int, leader: int) -> None:
+        self.number = number
+        self.leader = leader
+        self.plays: list[TrickPlay] = []
+        self.lead_units: list[Unit] = []
+        self.lead_class = 0
+        self.winner: int | None = None
+        self.points = 0
+        self.trumped = False
+        self.throw = False
+        self.failed_throw: list[int] | None = None  # the cards attempted, when a throw failed
+        self.special = ""
+        """The special pattern the trick was led with (打万分's 同花顺 / 发财 / 四季), if any."""
+        self.forced: list[list[int]] | None = None
+        """After a failed throw: the forced plays the rules allow (each a lowest failing
+        unit; several when they tie, ruling 33b; empty when hidden cards decide)."""
+        self.lead_size = 0
+        self.lead_kinds: list[tuple[int, int]] = []
+        self.singles_only = True
+
+    def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle and copy work compiled too
+        return (_rebuild, (Trick, (self.number, self.leader), _state_of(self)))
+
+    def __repr__(self) -> str:
+        return (f"Trick(number={self.number}, leader={self.leader}, winner={self.winner}, "
+                f"points={self.points}, plays={self.plays!r})")
+
+
+def _state_of(obj: object) -> dict[str, Any]:
+    """An object's attributes, compiled (mypyc lists them per class) or not."""
+    names: list[str] = []
+    for klass in type(obj).__mro__:
+        own = klass.__dict__.get("__mypyc_attrs__") or klass.__dict__.get("__slots__")
+        if own:
+            names.extend(n for n in own if n not in names and n != "__dict__")
+    if not names:
+        return dict(vars(obj))
+    state = {name: getattr(obj, name) for name in names if hasattr(obj, name)}
+    extra = getattr(obj, "__dict__", None)
+    if extra:
+        state.update(extra)
+    return state
+
+
+def _rebuild(cls: Any, args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """Unpickle (or copy) a :class:`Trick` or a hand's state: a compiled class cannot be made
+    without calling its ``__init__``."""
+    obj = cls(*args)
+    for name, value in state.items():
+        setattr(obj, name, value)
+    return obj
+
+
+def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]],
+                  cards: list[int]) -> tuple[int, int] | None:
+    """How strongly ``cards`` compete in a trick led in ``lead_class`` with units ``kinds``:
+    ``(0, v)`` in the led suit, ``(1, v)`` trumping an off-suit lead, ``None`` when it cannot
+    win (another suit, or the lead's units not covered: ruling 7). Higher wins; ties go to the
+    first played."""
+    klass = order.klass
+    first = klass[cards[0]]
+    if first == lead_class:
+        rank = 0
+    elif lead_class != TRUMP and first == TRUMP:
+        rank = 1
+    else:
+        return None
+    power = order.power
+    if len(cards) == 1:
+        return (rank, power[cards[0]])
+    counts: dict[int, int] = {}
+    for c in cards:
+        if klass[c] != first:
+            return None
+        counts[c] = counts.get(c, 0) + 1
+    value = best_value(counts, order, kinds)
+    return None if value is None else (rank, value)

@@ -1,0 +1,194 @@
+"""``shengji review``: every decision of the chosen hands valued against its alternatives,
+as text or JSON, with each seat's accuracy."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gamelog import files
+from gamelog.errors import RecordError
+from gamelog.safetext import visible
+from shengji.cli.common import (
+    EXIT_INPUT,
+    MAX_CONFIRM,
+    MAX_SAMPLES,
+    Progress,
+    cores,
+    handle_errors,
+    jobs_option,
+    nothing_matched,
+    progress_option,
+    report_issues,
+    ruleset_name,
+    selection,
+    selection_options,
+    show_progress,
+)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@selection_options
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=8,
+              show_default=True,
+              help=f"Budget: random deals of the unseen cards per decision (at most "
+                   f"{MAX_SAMPLES}).")
+
+
+@click.option("--confirm", type=click.IntRange(min=0, max=MAX_CONFIRM), default=24,
+              show_default=True,
+              help="Budget: fresh deals to confirm a suspected mistake (0: none).")
+
+
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The same seed, the same review.")
+
+
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text for people; json: one object per hand.")
+
+
+@click.option("--ruleset", callback=ruleset_name,
+              help="Use this ruleset instead of the one each header names.")
+
+
+@jobs_option
+@progress_option
+@handle_errors
+def review(paths: tuple[Path, ...], matches: tuple[str, ...],
+           hand_range: tuple[int, int] | None, player: str | None, samples: int, confirm: int,
+           seed: int, fmt: str,
+           ruleset: str | None, jobs: int, progress: bool | None) -> None:
+    """Review every decision: the point swing of each play against the legal alternatives.
+
+    Each lead or follow with a choice, and the kitty burial, is valued with its alternatives
+    as the defenders' expected final points (kitty award included) under good play from
+    there: random deals of the cards the player could not see, played out by a
+    deterministic rollout player, or an exact search once two cards a seat remain. The swing
+    is what the play gave away against the best alternative, from the player's side; 10, 20
+    and 40 points (in a two-deck game, scaled by the deck's points), one standard error clear
+    of the estimate's noise, mark an inaccuracy, a mistake and a blunder. Accuracy per player
+    is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see docs/review.md.
+    Reviewing stops at a hand's first violation. In 标分 each bid and pass is valued too, by
+    the seat's expected settlement (档).
+    """
+    from replay.review import Budget, review_hands
+
+    issues: list[RecordError] = []
+    keep = selection(matches, hand_range, player)
+    show_bar = show_progress(progress)
+    # the bar counts only the hands to be reviewed (reading them all first costs little
+    # against seconds of review a hand)
+    total = sum(1 for h in files.read_hands(list(paths)) if keep(h)) if show_bar else None
+
+    budget = Budget(samples=samples, confirm=confirm, seed=seed)
+    overall: dict[str, list[float]] = {}  # player -> decisions, score, marks (see _tally_review)
+    in_match: dict[str, list[float]] = {}
+    current: str | None = None
+    read = [0]
+    with Progress(show_bar, "reviewing", list(paths), total=total) as tick:
+        hands = files.read_hands(list(paths), issues=issues)
+        names: dict[tuple[str, int], list[str]] = {}
+
+        def remember(hand: Any) -> bool:
+            read[0] += 1
+            chosen = keep(hand)
+            if chosen and hand.header is not None:
+                names[(hand.match, hand.number)] = [
+                    next((i.name or i.player for i in hand.header.seats if i.seat == s), None)
+                    or f"seat {s}" for s in range(hand.header.players)]
+            return chosen
+
+        reviewed = 0
+        for r in review_hands(hands, budget=budget, ruleset=ruleset, jobs=cores(jobs),
+                              keep=remember):
+            tick(1)
+            reviewed += 1
+            if r.match != current:
+                if fmt == "text" and current is not None and in_match:
+                    _print_accuracy(f"match {visible(current)}: accuracy per player", in_match)
+                current, in_match = r.match, {}
+            seat_names = names.pop((r.match, r.hand), [])
+            for d in r.decisions:
+                who = seat_names[d.seat] if d.seat < len(seat_names) else f"seat {d.seat}"
+                for table in (overall, in_match):
+                    _tally_review(table.setdefault(who, [0, 0.0, 0, 0, 0]), d, r.scale)
+            _print_review(r, seat_names, fmt)
+    if fmt == "text" and in_match:
+        _print_accuracy(f"match {visible(current or '')}: accuracy per player", in_match)
+    if fmt == "text" and overall:
+        _print_accuracy("accuracy per player over every hand (an estimate; docs/review.md)",
+                        overall)
+    if report_issues(issues):
+        sys.exit(EXIT_INPUT)
+    if reviewed == 0:
+        nothing_matched(keep, read[0])
+
+
+def _tally_review(row: list[Any], decision: Any, scale: float) -> None:
+    """Add a decision to a player's [decisions, accuracy sum, inaccuracies, mistakes,
+    blunders]; each decision's accuracy on its own game's scale."""
+    from replay.review import accuracy
+
+    row[0] += 1
+    row[1] += accuracy([decision], scale) or 0.0
+    for i, mark in enumerate(("inaccuracy", "mistake", "blunder"), start=2):
+        row[i] += decision.mark == mark
+
+
+def _print_accuracy(title: str, table: dict[str, list[Any]]) -> None:
+    click.echo(title + ":")
+    for who in sorted(table):
+        n, score, inaccuracies, mistakes, blunders = table[who]
+        click.echo(f"  {visible(who)}: {score / n:.1f}% over {n} decisions; {inaccuracies} "
+                   f"inaccuracies, {mistakes} mistakes, {blunders} blunders")
+
+
+def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
+    """One hand's review: a JSON object, or lines for people (the marked decisions)."""
+    seats = range(len(seat_names))
+    if fmt == "json":
+        click.echo(json.dumps({
+            "match": r.match, "hand": r.hand, "skipped": r.skipped,
+            "players": seat_names,
+            "accuracy": {str(s): (round(a, 1) if (a := r.accuracy(s)) is not None else None)
+                         for s in seats},
+            "decisions": [d.to_dict() for d in r.decisions],
+            "bids": [b.to_dict() for b in r.bids]}, ensure_ascii=False))
+        return
+    head = f"match {visible(r.match)} hand {r.hand}: "
+    if r.skipped and not r.decisions:
+        click.echo(head + f"not reviewed: {r.skipped}")
+        return
+    accs = ", ".join(f"{visible(seat_names[s])} {a:.0f}%" for s in seats
+                     if (a := r.accuracy(s)) is not None)
+    click.echo(head + f"{len(r.decisions)} decisions; accuracy {accs}"
+               + (f" ({r.skipped})" if r.skipped else ""))
+    for d in r.decisions:
+        if d.mark is None and d.unclear is None:
+            continue
+        who = seat_names[d.seat] if d.seat < len(seat_names) else f"seat {d.seat}"
+        if d.mark is None:
+            verdict = f"unclear (could be {'an' if d.unclear == 'inaccuracy' else 'a'} {d.unclear})"
+        else:
+            sure = "exact" if d.exact else f"{100 * (d.confidence or 0):.0f} % sure"
+            verdict = f"{d.mark} ({sure}" + (f"; could be a {d.unclear})" if d.unclear else ")")
+        click.echo(f"  trick {d.trick}: {visible(who)} ({d.kind}) "
+                   f"played {' '.join(d.made)}; better {' '.join(d.best)}: gave away "
+                   f"{d.estimate:.0f} ± {d.error:.0f} points — {verdict}")
+    for b in r.bids:
+        who = seat_names[b.seat] if b.seat < len(seat_names) else f"seat {b.seat}"
+
+        def said(points: int | None) -> str:
+            return "pass" if points is None else f"bid {points}"
+
+        verdict = (f"better {said(b.best)}: {b.swing:.1f} 档 — {b.mark}" if b.mark
+                   else "no better choice")
+        click.echo(f"  auction: {visible(who)} {'passed' if b.bid is None else said(b.bid)}; "
+                   f"as declarer it would hold the defenders to about {b.estimate:.0f} "
+                   f"(± {b.spread:.0f}); {verdict}")

@@ -77,12 +77,31 @@ def _frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.DataFrame:
 
 
 def viewer_marks(review: HandReview) -> dict[str, Any]:
-    """What a hand's viewer shows: each decision's place, swing and mark (``d``: ``[trick,
-    seat, mark or null, swing, best cards]``, trick 0 for the kitty burial), each seat's
-    accuracy (``acc``) and in 标分 each bid or pass (``b``: ``[seat, bid or null for a pass,
-    estimated defenders' points as declarer, best bid or null, swing in 档, mark or null]``)."""
+    """What a hand's viewer shows of its review.
+
+    ``d``: one object per decision: ``t`` trick (0: the kitty burial), ``s`` seat, ``k`` kind,
+    ``m`` mark or null, ``sw`` swing, ``est`` the estimate before the noise margin, ``u`` a worse
+    mark left unclear, ``def`` whether the seat defends, ``x`` exact, ``e`` the swing's standard
+    error, ``n`` legal alternatives up to equivalence, ``g`` how they were grouped, ``made`` /
+    ``best`` cards with values ``vm`` / ``vb``, ``alts`` each valued alternative as ``[cards,
+    value, standard error, deals]``, ``lines`` what may follow the play made and the best one;
+    ``acc``: each seat's accuracy; in 标分 ``b``: each bid or pass (``[seat, bid or null for a
+    pass, estimated defenders' points as declarer, best bid or null, swing in 档, mark or
+    null]``)."""
     seats = sorted({d.seat for d in review.decisions})
-    return {"d": [[d.trick, d.seat, d.mark, round(d.swing, 1), d.best]
+
+    def alternative(i: int, cards: list[str], value: float, d: Any) -> list[Any]:
+        error = d.errors[i] if i < len(d.errors) else None
+        deals = d.counts[i] if i < len(d.counts) else None
+        return [cards, round(value, 1), None if error is None else round(error, 1), deals]
+
+    return {"d": [{"t": d.trick, "s": d.seat, "k": d.kind, "m": d.mark, "sw": round(d.swing, 1),
+                   "est": round(d.estimate, 1), "u": d.unclear, "def": d.defender,
+                   "x": d.exact, "e": round(d.error, 1), "n": d.considered, "g": d.grouped,
+                   "made": d.made, "vm": round(d.value_made, 1), "best": d.best,
+                   "vb": round(d.value_best, 1),
+                   "alts": [alternative(i, c, v, d) for i, (c, v) in enumerate(d.alternatives)],
+                   "lines": d.lines}
                   for d in review.decisions],
             "acc": {str(s): round(a, 1) for s in seats
                     if (a := review.accuracy(s)) is not None},

@@ -125,8 +125,10 @@ def hand_data(report: HandReport, players: list[str], anchor: str) -> dict[str, 
         "ka": arranged(kitty_after), "taker": taker,
         "tricks": tricks,
         "v": [[v.rule, v.message, v.message_zh, v.required, v.trick, v.seat,
-               at_seq.get(v.seq) if v.seq in at_seq else at_seat.get((v.trick, v.seat))]
+               at_seq.get(v.seq) if v.seq in at_seq else at_seat.get((v.trick, v.seat)),
+               [CARD_BY_TOKEN[c] for c in v.cards if c in CARD_BY_TOKEN]]
               for v in report.violations],
+        "cls": list(order.klass) if order is not None else None,
         "notes": [n.message for n in report.notices],
         "incomplete": not report.complete,
         "thr": [[p, label] for p, label in thresholds],

@@ -82,6 +82,31 @@ LABELS = {
         "auction_review": "Auction review", "pass": "pass",
         "bid": "bid", "as_declarer": "defenders' points with this seat declaring, about",
         "best_choice": "best", "dang_lost": "档 given away",
+        "as_good": "as good as the best alternative",
+        "gave_away": "gave away {n} points against", "possibly": "possibly a {m}",
+        "exact_note": "exact: every deal of the unseen cards solved",
+        "estimate_note": "estimated over deals of the unseen cards consistent with what the "
+                         "seat knew; values ± one standard error; a mark only where the "
+                         "swing less its error (± {e}) reaches the mark's threshold",
+        "alternative": "Alternative", "value": "defenders' expected final points",
+        "vs_made": "vs the play made", "deals": "deals", "play_made": "played",
+        "all_deals": "all", "line_made": "What may follow the play made",
+        "line_best": "What may follow the best alternative",
+        "line_note": "On one deal of the unseen cards consistent with what the seat knew, "
+                     "played on by the rollout player: an illustration, not the evidence.",
+        "autoplay": "Autoplay (Space)", "prev_hand": "Previous hand (P)",
+        "next_hand": "Next hand (N)", "keys": "Keys (?)",
+        "keys_list": ["→ / ← next / previous play", "↓ / ↑ next / previous trick",
+                      "Home / End start / end of the hand", "N / P next / previous hand",
+                      "Space autoplay", "? this help"],
+        "legend_leader": "led the trick", "legend_winner": "won it (outlined)",
+        "legend_defenders": "points the defenders took", "legend_bad": "a violation",
+        "legend_marks": "review marks: inaccuracy, mistake, blunder",
+        "chart_eval": "Defenders' expected final points, play by play",
+        "play_no": "Play", "expected_points": "Expected points",
+        "final_points": "final points", "as_dealt": "as dealt", "buried": "buried",
+        "team": "team", "hands_loading": "Loading {n} hands…", "rulesets": "Rulesets",
+        "count": "Hands", "all_matches": "every match", "bid_eq_points": "bid = points",
     },
     "zh": {
         "title": "升级复盘", "dashboard": "总览", "hands": "牌局", "hand": "局", "match": "比赛",
@@ -122,6 +147,24 @@ LABELS = {
         "auction_review": "叫分评估", "pass": "不叫",
         "bid": "叫", "as_declarer": "若此家坐庄，闲家约得", "best_choice": "最佳",
         "dang_lost": "档损失",
+        "as_good": "与最佳选择相当", "gave_away": "比最佳选择损失 {n} 分，应出",
+        "possibly": "或为{m}", "exact_note": "精确：未见牌的每种分布都已算尽",
+        "estimate_note": "按与该家所知相符的未见牌分布估计；数值 ± 一个标准误；"
+                         "差值减去其标准误（± {e}）仍达到标准才标记",
+        "alternative": "候选出法", "value": "闲家期望终局得分", "vs_made": "与实际出牌相比",
+        "deals": "模拟副数", "play_made": "实际", "all_deals": "全部",
+        "line_made": "实际出牌之后的一种走法", "line_best": "最佳出法之后的一种走法",
+        "line_note": "在与该家所知相符的一种未见牌分布上，由模拟玩家续打：仅作说明，不是依据。",
+        "autoplay": "自动播放 (空格)", "prev_hand": "上一局 (P)", "next_hand": "下一局 (N)",
+        "keys": "快捷键 (?)",
+        "keys_list": ["→ / ← 下一张 / 上一张", "↓ / ↑ 下一轮 / 上一轮", "Home / End 开始 / 结束",
+                      "N / P 下一局 / 上一局", "空格 自动播放", "? 本帮助"],
+        "legend_leader": "首家", "legend_winner": "赢家（框出）", "legend_defenders": "闲家得分",
+        "legend_bad": "违规", "legend_marks": "复盘标记：欠佳、失误、大错",
+        "chart_eval": "闲家期望终局得分（逐张）", "play_no": "出牌序号",
+        "expected_points": "期望得分", "final_points": "终局得分", "as_dealt": "原底",
+        "buried": "扣底", "team": "队", "hands_loading": "正在载入 {n} 局…", "rulesets": "规则",
+        "count": "局数", "all_matches": "全部比赛", "bid_eq_points": "标分 = 得分",
     },
 }
 SUIT_NAMES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "NT": None}
@@ -184,17 +227,12 @@ def dashboard_charts(dash: Dashboard, lang: str) -> list[Chart]:
     L = LABELS[lang]
     charts: list[Chart] = []
     if dash.n_hands:
-        fig = go.Figure()
-        for (match, team), rows in dash.level_series().items():
-            fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[r[1] for r in rows],
-                                     mode="lines+markers",
-                                     name=chart_text(f"{match} · team {team}")))
-        fig.update_layout(title=_capped(L["chart_levels"], len(dash.levels),
-                                        _match_count(dash), L),
-                          xaxis_title=L["hand"],
-                          yaxis={"title": L["level"], "tickvals": list(range(13)),
-                                 "ticktext": [*"23456789", "10", "J", "Q", "K", "A"]})
-        charts.append(Chart(fig))
+        charts.append(Chart(_per_match(
+            dash.level_series(), L, title=_capped(L["chart_levels"], len(dash.levels),
+                                                  _match_count(dash), L),
+            xaxis_title=L["hand"],
+            yaxis={"title": L["level"], "tickvals": list(range(13)),
+                   "ticktext": [*"23456789", "10", "J", "Q", "K", "A"]})))
         # one histogram per ruleset: a four-deck hand's 400 points and a biaofen hand's 200
         # are not one distribution (counts per value, summed into the bins)
         for ruleset in sorted(dash.histograms):
@@ -204,7 +242,8 @@ def dashboard_charts(dash: Dashboard, lang: str) -> list[Chart]:
             charts.append(Chart(go.Figure(go.Histogram(
                 x=[v for v, _ in counts], y=[n for _, n in counts], histfunc="sum",
                 nbinsx=20)).update_layout(title=chart_text(title),
-                                          xaxis_title=L["defenders_points"])))
+                                          xaxis_title=L["defenders_points"],
+                                          yaxis_title=L["count"])))
     players = dash.player_table(by_ruleset=True)
     if players:
         won: dict[str, int] = {}
@@ -216,13 +255,16 @@ def dashboard_charts(dash: Dashboard, lang: str) -> list[Chart]:
         names = sorted(won)
         charts.append(Chart(go.Figure(go.Bar(x=[chart_text(p) for p in names],
                                              y=[won[p] for p in names])).update_layout(
-            title=L["chart_tricks"])))
+            title=L["chart_tricks"], xaxis={"title": L["player"], "automargin": True},
+            yaxis_title=L["tricks_won"])))
         fig = go.Figure()
         for ruleset, rows in sorted(captured.items()):
             fig.add_trace(go.Bar(x=[chart_text(p) for p in rows], y=list(rows.values()),
                                  name=chart_text(ruleset)))
         fig.update_layout(title=L["chart_capture"], barmode="stack",
-                          showlegend=len(captured) > 1)
+                          showlegend=len(captured) > 1,
+                          xaxis={"title": L["player"], "automargin": True},
+                          yaxis_title=L["points"])
         charts.append(Chart(fig))
     if dash.scatter:
         bids = [b for b, _, _ in dash.scatter]
@@ -230,7 +272,7 @@ def dashboard_charts(dash: Dashboard, lang: str) -> list[Chart]:
                                    text=[chart_text(d) for _, _, d in dash.scatter],
                                    name=L["defenders_points"], marker={"opacity": 0.6}))
         fig.add_trace(go.Scatter(x=[min(bids), max(bids)], y=[min(bids), max(bids)],
-                                 mode="lines", name="bid = points",
+                                 mode="lines", name=L["bid_eq_points"],
                                  line={"dash": "dot", "color": "#c0392b"}))
         fig.update_layout(title=_capped(L["chart_bids"], len(dash.scatter),
                                         dash.auction["played"], L),
@@ -238,29 +280,60 @@ def dashboard_charts(dash: Dashboard, lang: str) -> list[Chart]:
         charts.append(Chart(fig))
     race = dash.race_series()
     if race:  # 打万分: each team's running score, hand by hand
-        fig = go.Figure()
-        for match, rows in race.items():
-            for team in (0, 1):
-                fig.add_trace(go.Scatter(
-                    x=[h for h, _ in rows], y=[s[team] for _, s in rows],
-                    mode="lines+markers", name=chart_text(f"{match} · team {team}")))
+        series = {(match, team): [(h, s[team]) for h, s in rows]
+                  for match, rows in race.items() for team in (0, 1)}
+        fig = _per_match(series, L, title=_capped(L["chart_race"], len(race),
+                                                  len(dash.matches.get("wanfen", ())), L),
+                         xaxis_title=L["hand"], yaxis_title=L["score"])
         fig.add_hline(y=10_000, line_dash="dot", line_color="#c0392b")
-        fig.update_layout(title=_capped(L["chart_race"], len(race),
-                                        len(dash.matches.get("wanfen", ())), L),
-                          xaxis_title=L["hand"], yaxis_title=L["score"])
         charts.append(Chart(fig))
     if dash.awards:
         fig = go.Figure(go.Bar(x=[chart_text(f"{m} #{h}") for m, h, _ in dash.awards],
                                y=[a for _, _, a in dash.awards]))
-        fig.update_layout(title=L["chart_awards"], yaxis_title=L["award"])
+        fig.update_layout(title=L["chart_awards"], yaxis_title=L["award"],
+                          xaxis={"title": L["hand"], "automargin": True, "tickangle": -40,
+                                 "type": "category"})
         charts.append(Chart(fig))
     rules = dash.rule_counts()
     if rules:
         charts.append(Chart(go.Figure(go.Bar(x=[n for _, n in rules],
                                              y=[chart_text(r) for r, _ in rules],
                                              orientation="h"))
-                            .update_layout(title=L["chart_rules"])))
+                            .update_layout(title=L["chart_rules"],
+                                           height=max(320, 120 + 22 * len(rules)),
+                                           xaxis_title=L["violations"],
+                                           yaxis={"type": "category", "dtick": 1,
+                                                  "automargin": True,
+                                                  "autorange": "reversed"})))
     return charts
+
+
+MAX_MATCH_MENU = 60
+"""Matches a per-match chart offers in its menu (the title says when there are more)."""
+
+
+def _per_match(series: dict[tuple[str, int], list[tuple[int, int]]], L: dict[str, Any],
+               **layout: Any) -> go.Figure:
+    """Each team's line for one match at a time, with a menu of the matches (every match's
+    lines at once do not read past a few): the first match shown, the first
+    :data:`MAX_MATCH_MENU` in the menu."""
+    matches = sorted({m for m, _ in series})[:MAX_MATCH_MENU]
+    fig = go.Figure()
+    owner = []
+    for (match, team), rows in series.items():
+        if match not in matches:
+            continue
+        fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[r[1] for r in rows],
+                                 mode="lines+markers", visible=match == matches[0],
+                                 name=chart_text(f"{L['team']} {team}")))
+        owner.append(match)
+    if len(matches) > 1:
+        fig.update_layout(updatemenus=[{
+            "type": "dropdown", "x": 1, "xanchor": "right", "y": 1.18, "yanchor": "top",
+            "buttons": [{"label": chart_text(m), "method": "update",
+                         "args": [{"visible": [o == m for o in owner]}]} for m in matches]}])
+    fig.update_layout(**layout)
+    return fig
 
 
 def _match_count(dash: Dashboard) -> int:
@@ -331,14 +404,14 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
     as_dir = is_directory_output(output)
     rulesets = dash.rulesets_seen or ["?"]
     stamp = {
-        "version": tool_version(), "rulesets": ", ".join(rulesets),
+        "version": tool_version(), "rulesets": ", ".join(rulesets), "many": len(rulesets) > 1,
         "generated": _now().strftime("%Y-%m-%d %H:%M UTC"),
     }
     pages = _hand_pages(collector, reviews)
     if max_hand_pages is not None:
         pages = pages[:max_hand_pages]
     config = {"lang": lang, "L": L, "cards": card_labels(lang), "tokens": list(CARD_TOKENS),
-              "focus": collector.focus_player is not None}
+              "focus": collector.focus_player is not None, "single": not as_dir}
     common = {"L": L, "lang": lang, "stamp": stamp, "title": title or L["title"],
               "anonymized": collector.anonymize, "config_json": dumps(config)}
     dashboard = {
@@ -366,6 +439,9 @@ def render(collector: Collector, output: str | os.PathLike[str], *, lang: str = 
         row = json.loads(data)
         sections.append({"anchor": slug, "match": row["m"], "hand": row["h"],
                          "violations": len(row["v"])})
+    for i, sec in enumerate(sections):  # the viewer's previous and next hand
+        sec["prev"] = sections[i - 1]["anchor"] if i else None
+        sec["next"] = sections[i + 1]["anchor"] if i + 1 < len(sections) else None
     template = env.get_template("report.html.j2")
     if not as_dir:
         check_report_file(out)

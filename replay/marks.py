@@ -88,6 +88,18 @@ class Decision:
     """Legal alternatives up to equivalence; ``alternatives`` holds the valued ones."""
     grouped: str | None = None
     """How the alternatives were grouped when there were too many to list (``None``: all)."""
+    errors: list[float] = field(default_factory=list)
+    """The standard error of each alternative's value (in ``alternatives``' order; 0 when
+    exact)."""
+    counts: list[int] = field(default_factory=list)
+    """The deals each alternative's value is the mean of: the play made and the best one on
+    the measuring deals, the other contenders on the selecting deals, the rest on the first
+    (screening) deals (1 when exact: the expectation over every deal)."""
+    lines: list[list[dict[str, Any]]] = field(default_factory=list)
+    """What may follow the play made and the best alternative (in that order): on one deal of
+    the unseen cards consistent with the seat's knowledge, the rest of the trick and the next
+    one played by the rollout player; each trick ``{"trick", "plays": [[seat, cards]],
+    "winner", "points"}``. An illustration of why, not the evidence (that is the values)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"trick": self.trick, "seat": self.seat, "lead": self.lead, "kind": self.kind,
@@ -101,8 +113,12 @@ class Decision:
                 "side": "defenders" if self.defender else "declarer",
                 "exact": self.exact, "deals": self.deals, "considered": self.considered,
                 "grouped": self.grouped,
-                "alternatives": [{"cards": c, "value": round(v, 2)}
-                                 for c, v in self.alternatives]}
+                "alternatives": [{"cards": c, "value": round(v, 2),
+                                  "error": round(self.errors[i], 2) if i < len(self.errors)
+                                  else None,
+                                  "deals": self.counts[i] if i < len(self.counts) else None}
+                                 for i, (c, v) in enumerate(self.alternatives)],
+                "lines": self.lines}
 
 
 BID_MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))

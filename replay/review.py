@@ -68,6 +68,7 @@ from replay.marks import accuracy as accuracy
 from replay.marks import mark_for as mark_for
 from replay.marks import point_scale as point_scale
 from replay.order import TRUMP as TRUMP_CLASS
+from replay.rollouts import continuations as continuations
 from replay.rollouts import play_out as play_out
 from replay.rollouts import rollout_agents as rollout_agents
 from replay.rollouts import rollout_samples as rollout_samples
@@ -185,6 +186,8 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     decision.considered, decision.grouped = considered, grouped
     if deals is not None:
         decision.deals = len(deals)
+    best = [CARD_INDEX[t] for t in decision.best]
+    decision.lines = continuations(state, seat, [made_ints, best], random.Random(place))
     return decision
 
 
@@ -199,6 +202,9 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     reaches a threshold, and say which worse mark is unclear."""
     rows = evaluate(alternatives, budget.samples)
     values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
+    errors = [0.0 if exact else _standard_error([r[i] for r in rows])
+              for i in range(len(alternatives))]
+    counts = [len(rows)] * len(alternatives)
     sign = 1 if defender else -1
     best_i = max(range(len(values)), key=lambda i: (sign * values[i], -i))
     error = 0.0
@@ -215,6 +221,11 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         picked = evaluate(group, budget.confirm) if len(ranked) > 1 else None
         k = 1 if picked is None else max(range(1, len(group)), key=lambda j: (
             sign * sum(r[j] - r[0] for r in picked), -j))
+        for j, i in enumerate(ranked, 1):  # the contenders' values from the fresh deals
+            if picked is not None:
+                column = [r[j] for r in picked]
+                values[i], errors[i] = sum(column) / len(column), _standard_error(column)
+                counts[i] = len(column)
         best_i = ranked[k - 1]
         pair = [alternatives[0], alternatives[best_i]]
         again = evaluate(pair, budget.confirm)
@@ -227,6 +238,9 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             again += evaluate(pair, budget.confirm)
         values[0] = sum(r[0] for r in again) / len(again)
         values[best_i] = sum(r[1] for r in again) / len(again)
+        errors[0] = _standard_error([r[0] for r in again])
+        errors[best_i] = _standard_error([r[1] for r in again])
+        counts[0] = counts[best_i] = len(again)
         mean, error = _paired(again, sign)
         deals = len(again)
         if mean <= 0:
@@ -247,7 +261,16 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
                     alternatives=list(zip(tokens, values, strict=True)), value_made=values[0],
                     best=tokens[best_i], value_best=values[best_i], swing=swing,
                     mark=mark, defender=defender, exact=exact, error=error,
-                    confidence=confidence, unclear=unclear, deals=deals, estimate=estimate)
+                    confidence=confidence, unclear=unclear, deals=deals, estimate=estimate,
+                    errors=errors, counts=counts)
+
+
+def _standard_error(values: list[float]) -> float:
+    if len(values) < 2:
+        return 0.0
+    mean = sum(values) / len(values)
+    spread = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+    return spread / len(values) ** 0.5
 
 
 def _normal_cdf(x: float) -> float:

@@ -104,3 +104,32 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
                                                                                 make(draw))))
         rows.append(row)
     return rows
+
+
+def continuations(state: HandReplay, seat: int, plays: list[list[int]], rng: random.Random,
+                  tricks: int = 1) -> list[list[dict[str, Any]]]:
+    """For each of ``plays``, what may follow it: on one deal of the unseen cards consistent
+    with ``seat``'s knowledge (the same deal for every play), the play, the rest of its trick
+    and ``tricks`` more, played by the rollout player. Each trick as ``{"trick", "plays":
+    [[seat, cards]], "winner", "points"}`` (the trick in progress first, with the plays before
+    the decision)."""
+    from gamelog.cards import CARD_TOKENS
+
+    world = determinize(state, seat, rng)
+    first = len(world.tricks)
+    out = []
+    for cards in plays:
+        trial = clone(world)
+        apply_play(trial, seat, cards)
+        while not trial.finished and len(trial.tricks) < first + 1 + tricks:
+            who = to_play(trial)
+            if who is None or not any(trial.held[who]):
+                break
+            apply_play(trial, who, greedy_play(trial, who))
+        done = list(trial.tricks[first:])
+        if trial.trick is not None and trial.trick.plays:
+            done.append(trial.trick)
+        out.append([{"trick": t.number, "winner": t.winner, "points": t.points,
+                     "plays": [[p.seat, [CARD_TOKENS[c] for c in p.cards]] for p in t.plays]}
+                    for t in done])
+    return out

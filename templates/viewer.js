@@ -1,8 +1,8 @@
 /* shengji-toolkit hand viewer: draws each hand of the report from the JSON embedded once in
    the page (#sj-hands), when it is opened or scrolled into view. Every string from a record is
    set as text (textContent), never parsed as HTML. Keys: Left/Right a play, Up/Down a trick
-   (when the viewer has focus), Home/End. The URL fragment #<hand>/<trick>[.<play>] keeps the
-   place. */
+   (when the viewer has focus), Home/End, N/P the next or previous hand, Space autoplay, ? the
+   keys. The URL fragment #<hand>/<trick>[.<play>] keeps the place. */
 (function () {
   "use strict";
   var cfg = JSON.parse(document.getElementById("sj-config").textContent);
@@ -43,6 +43,21 @@
     cards.forEach(function (c) { wrap.appendChild(card(c)); });
     return wrap;
   }
+  function groupedEl(h, cards, cls) {  // a holding: one group per suit, in trump order
+    var wrap = el("span", "cards grouped" + (cls ? " " + cls : ""));
+    var group = null, last = null;
+    cards.forEach(function (c) {
+      var k = c < 0 ? "hidden" : (h.cls ? h.cls[c] : 0);
+      if (group === null || k !== last) {
+        group = put(wrap, el("span", "suit-group"));
+        if (k === 4) group.classList.add("trumps");
+        last = k;
+      }
+      group.appendChild(card(c));
+    });
+    return wrap;
+  }
+  function tokensEl(h, tokens) { return cardsEl(h, tokens.map(function (t) { return TOKEN[t]; })); }
   function thresholdLabel(text) {  // the rulesets' chart labels, in the report's language
     if (cfg.lang === "en") return text;
     var m = /^(defenders|declarer) \+(\d+)$/.exec(text);
@@ -50,24 +65,98 @@
     if (text === "deal passes" || text === "defenders take the deal") return L.thr_passes;
     return text;
   }
-  function message(v) { return (cfg.lang === "zh" && v[2]) ? v[2] : v[1]; }
-  function violationEl(v, where) {
+  function named(h, text) {  // "seat 3" in a message: the name the page shows for it
+    return String(text).replace(/\bseats? (\d+)\b/g, function (all, s) {
+      var i = parseInt(s, 10);
+      return h.names[i] === undefined ? all : h.names[i];
+    });
+  }
+  function message(h, v) {
+    if (cfg.lang !== "zh" || !v[2]) return named(h, v[1]);
+    var more = [];  // the statement, and the place and cards the English sentence names
+    if (v[5] !== null && v[5] !== undefined) more.push(seatName(h, v[5]));
+    if (v[7] && v[7].length) more.push(v[7].map(function (c) { return CARDS[c][0]; }).join(" "));
+    return v[2] + (more.length ? "\uFF08" + more.join("\uFF1A") + "\uFF09" : "");
+  }
+  function violationEl(h, v, where) {
     var d = el("div", "violation");
     if (where) add(d, el("span", "where", where), " ");
-    add(d, el("code", null, v[0]), " " + message(v));
-    if (v[3]) add(d, " ", el("span", "req", L.required + ": " + v[3]));
+    add(d, el("code", null, v[0]), " " + message(h, v));
+    if (v[3] && cfg.lang !== "zh") add(d, " ", el("span", "req", L.required + ": " + named(h, v[3])));
     return d;
   }
   function markEl(d) {
-    var m = el("span", "mark " + d[2], SYMBOL[d[2]] || "");
-    m.title = L[d[2]] + ": " + d[3] + " " + L.points_lost;
+    var m = el("span", "mark " + d.m, SYMBOL[d.m] || "");
+    m.title = L[d.m] + ": " + d.sw + " " + L.points_lost;
     return m;
   }
-  function reviewEl(h, d, who) {
+  function fmt(x) { return (Math.round(x * 10) / 10).toFixed(1); }
+  function swingText(h, d) {  // the swing in words
+    if (!(d.sw > 0) && !(d.est > 0)) return L.as_good;
+    return L.gave_away.replace("{n}", fmt(d.sw > 0 ? d.sw : d.est));
+  }
+  function reviewEl(h, d, who) {  // one line: the mark, who, the swing and the better play
     var box = el("div", "review-note");
-    add(box, markEl(d), " ", el("b", null, L[d[2]]), " \u00B7 " + who + " \u00B7 " + L.better + " ");
-    box.appendChild(cardsEl(h, d[4].map(function (t) { return TOKEN[t]; })));
-    add(box, " (" + d[3] + " " + L.points_lost + ")");
+    if (d.m) add(box, markEl(d), " ", el("b", null, L[d.m]), " \u00B7 ");
+    add(box, who + " \u00B7 " + swingText(h, d) + " ");
+    if (d.sw > 0 || d.est > 0) add(box, tokensEl(h, d.best));
+    return box;
+  }
+  function lineEl(h, line, title) {  // what may follow a play, trick by trick
+    var box = el("div", "line");
+    add(box, el("b", null, title));
+    line.forEach(function (t) {
+      var row = put(box, el("div", "line-trick"));
+      add(row, el("span", "where", L.trick + " " + t.trick + ": "));
+      t.plays.forEach(function (p, i) {
+        if (i) add(row, " \u00B7 ");
+        add(row, el("span", "who", seatName(h, p[0]) + " "), tokensEl(h, p[1]));
+      });
+      if (t.winner !== null && t.winner !== undefined && t.plays.length === h.n) {
+        add(row, " \u2192 ", el("b", null, seatName(h, t.winner)), " +" + t.points);
+      }
+    });
+    return box;
+  }
+  function decisionEl(h, d, who) {  // a reviewed decision: every alternative with its value
+    var box = el("div", "decision");
+    var head = put(box, el("div", "decision-head"));
+    if (d.m) add(head, markEl(d), " ", el("b", null, L[d.m]), " \u00B7 ");
+    add(head, el("b", null, who), " \u00B7 " + swingText(h, d));
+    if (d.sw > 0 || d.est > 0) add(head, " ", tokensEl(h, d.best));
+    if (d.u) add(head, " \u00B7 ", el("span", "unclear", L.possibly.replace("{m}", L[d.u])));
+    add(box, el("div", "how", d.x ? L.exact_note : L.estimate_note.replace("{e}", fmt(d.e))));
+    var table = put(box, el("table", "alternatives"));
+    var hr = put(put(table, el("thead")), el("tr"));
+    add(hr, el("th", null, L.alternative), el("th", "num", L.value),
+        el("th", "num", L.vs_made), el("th", "num", L.deals));
+    var body = put(table, el("tbody"));
+    var sign = d.def ? 1 : -1;  // a defender wants the defenders' points high
+    var alts = d.alts.map(function (a, i) { return {a: a, i: i}; });
+    alts.sort(function (x, y) { return sign * (y.a[1] - x.a[1]) || x.i - y.i; });
+    var bestKey = d.best.join(" ");
+    alts.forEach(function (o) {
+      var a = o.a, row = put(body, el("tr", "alt"));
+      var isBest = a[0].join(" ") === bestKey;
+      if (o.i === 0) row.classList.add("made");
+      if (isBest) row.classList.add("best");
+      var c = put(row, el("td"));
+      add(c, tokensEl(h, a[0]));
+      if (o.i === 0) add(c, " ", el("span", "tag", L.play_made));
+      if (isBest && o.i !== 0) add(c, " ", el("span", "tag best", L.best_choice));
+      add(row, el("td", "num value", fmt(a[1]) + (a[2] ? " \u00B1 " + fmt(a[2]) : "")));
+      var diff = sign * (a[1] - d.alts[0][1]);
+      add(row, el("td", "num", o.i === 0 ? "" : (diff > 0 ? "+" : "") + fmt(diff)));
+      add(row, el("td", "num", d.x ? L.all_deals : String(a[3] === null ? "" : a[3])));
+    });
+    if (d.g) add(box, el("p", "how", d.g));
+    else if (d.n > d.alts.length) add(box, el("p", "how", L.first_of.replace("{n}", d.alts.length).replace("{m}", d.n)));
+    if (d.lines && d.lines.length) {
+      var lines = put(box, el("div", "lines"));
+      add(lines, lineEl(h, d.lines[0], L.line_made));
+      if (d.lines.length > 1 && (d.sw > 0 || d.est > 0)) add(lines, lineEl(h, d.lines[1], L.line_best));
+      add(box, el("p", "how", L.line_note));
+    }
     return box;
   }
   function seatName(h, s) {
@@ -97,7 +186,7 @@
       var at = {};
       flat.forEach(function (f, i) { at[h.tricks[f.t][0] + ":" + f.seat] = i; });
       h.rv.d.forEach(function (d) {
-        var i = at[d[0] + ":" + d[1]];
+        var i = at[d.t + ":" + d.s];
         if (i !== undefined) h._rv[i] = d;
       });
     }
@@ -117,15 +206,15 @@
     add(body, this.summary());
     if (h._loose.length) {
       add(body, el("h3", null, L.violations));
-      h._loose.forEach(function (v) { add(body, violationEl(v)); });
+      h._loose.forEach(function (v) { add(body, violationEl(h, v)); });
     }
     if (h.notes.length) {
       add(body, el("h3", null, L.notices));
-      h.notes.forEach(function (n) { add(body, el("p", null, n)); });
+      h.notes.forEach(function (n) { add(body, el("p", null, named(h, n))); });
     }
     if (h.incomplete) add(body, el("p", "incomplete", L.incomplete + " " + h.tricks.length));
     if (h.rv) h.rv.d.forEach(function (d) {  // the kitty burial's review (trick 0)
-      if (d[0] === 0 && d[2]) add(body, reviewEl(h, d, L.burial + " \u00B7 " + seatName(h, d[1])));
+      if (d.t === 0) add(body, decisionEl(h, d, L.burial + " \u00B7 " + seatName(h, d.s)));
     });
     if (h.rv && h.rv.b && h.rv.b.length) {  // 标分: each bid or pass against its alternatives
       add(body, el("h3", null, L.auction_review));
@@ -147,12 +236,17 @@
     this.root.setAttribute("role", "group");
     this.root.setAttribute("aria-label", L.viewer);
     this.build();
+    if (h.tricks.length && h.rv && h.rv.d.length) {
+      this.evalChart = put(body, el("div", "chart eval-chart"));
+      this.plotEval();
+    }
     if (h.tricks.length) {
       this.chart = put(body, el("div", "chart hand-chart"));
       this.plot();
     }
     add(body, el("h3", null, L.tricks));
     this.table = put(put(body, el("div", "scroll")), this.trickTable());
+    add(body, this.legend());
     this.draw();
   }
 
@@ -204,6 +298,11 @@
     button("\u25B6", L.next_play, function () { self.go(self.pos + 1); }, "next");
     button("\u25B6\u25B6", L.next_trick, function () { self.trick(1); }, "next-trick");
     button("\u21E5", L.end, function () { self.go(h._flat.length); }, "last");
+    this.auto = button("\u25B7", L.autoplay, function () { self.autoplay(); }, "autoplay");
+    var section = this.section;
+    if (section.getAttribute("data-prev")) button("\u2190 " + L.hand, L.prev_hand, function () { self.hand(-1); }, "prev-hand");
+    if (section.getAttribute("data-next")) button(L.hand + " \u2192", L.next_hand, function () { self.hand(1); }, "next-hand");
+    button("?", L.keys, function () { self.help(); }, "help");
     this.where = put(bar, el("span", "where"));
     var select = el("select", "seat-view");
     select.setAttribute("aria-label", L.view);
@@ -221,6 +320,9 @@
       active = self; self.draw();
     });
     add(bar, select);
+    this.helpBox = put(root, el("div", "keys-help"));
+    this.helpBox.hidden = true;
+    L.keys_list.forEach(function (k) { add(self.helpBox, el("div", null, k)); });
     this.info = put(root, el("div", "info"));
     this.tableEl = put(root, el("div", "table seats-" + h.n));
     this.seats = []; this.spots = [];
@@ -278,19 +380,20 @@
       var held = st.held[s] || [];
       add(head, " ", el("span", "count", held.length + " " + L.cards));
       box.setAttribute("data-seat", s);
-      if (this.view < 0 || this.view === s) add(box, cardsEl(h, held, "holding"));
+      if (this.view < 0 || this.view === s) add(box, groupedEl(h, held, "holding"));
       else add(box, el("span", "cards holding concealed", "\uD83C\uDCA0 \u00D7 " + held.length));
       if (trick) {
         var plays = trick[7];
         for (var k = 0; k < st.shown; k++) {
           if (plays[k][0] !== s) continue;
           var idx = h._ends[st.ti] - plays.length + k;
+          add(spot, el("span", "spot-who", seatName(h, s) + (k === 0 ? " \u00B7 " + L.lead : "")));
           var c = cardsEl(h, plays[k][1], "played");
           spot.appendChild(c);
           if (k === 0 && trick[6]) add(spot, el("span", "tag fail", L.failed_throw + ": "), cardsEl(h, trick[6]));
           else if (k === 0 && trick[4]) add(spot, el("span", "tag", L.throw));
           if (h._atPlay[idx]) spot.classList.add("bad");
-          if (h._rv[idx] && h._rv[idx][2]) spot.appendChild(markEl(h._rv[idx]));
+          if (h._rv[idx] && h._rv[idx].m) spot.appendChild(markEl(h._rv[idx]));
           if (complete && trick[2] === s) spot.classList.add("win");
         }
       }
@@ -300,8 +403,7 @@
     var where = trick ? L.trick + " " + trick[0] + " / " + h.tricks.length + " \u00B7 " + L.play + " " + st.shown + " / " + trick[7].length
                       : L.before_play;
     this.where.textContent = where;
-    add(this.info, el("span", null, where), " \u00B7 ",
-        el("span", null, L.trump + " " + trumpText(h)), " \u00B7 ",
+    add(this.info, el("span", null, L.trump + " " + trumpText(h)), " \u00B7 ",
         el("span", null, L.level + " " + (h.level || "?")), " \u00B7 ",
         el("span", "pts-def", L.defenders + " " + st.def), " \u00B7 ",
         el("span", "pts-dec", L.declarers + " " + st.dec));
@@ -313,8 +415,8 @@
     if (h.kb || h.ka) {
       add(this.kitty, el("span", "label", L.kitty + ": "));
       if (sees) {
-        if (h.kb) add(this.kitty, el("span", null, L.kitty_before + " "), cardsEl(h, h.kb, "kitty-dealt"), " ");
-        if (h.ka) add(this.kitty, el("span", null, L.kitty_after + " "), cardsEl(h, h.ka, "kitty-buried"));
+        if (h.kb) add(this.kitty, el("span", null, L.as_dealt + " "), cardsEl(h, h.kb, "kitty-dealt"), " ");
+        if (h.ka) add(this.kitty, el("span", null, L.buried + " "), cardsEl(h, h.ka, "kitty-buried"));
       } else {
         add(this.kitty, el("span", "concealed", "\uD83C\uDCA0 \u00D7 " + (h.ka || h.kb).length));
       }
@@ -325,13 +427,14 @@
       var base = h._ends[st.ti] - trick[7].length;
       for (var k2 = 0; k2 < st.shown; k2++) {
         (h._atPlay[base + k2] || []).forEach(function (v) {
-          add(self.notes, violationEl(v, L.trick + " " + trick[0] + " \u00B7 " + seatName(h, trick[7][k2][0])));
+          add(self.notes, violationEl(h, v, L.trick + " " + trick[0] + " \u00B7 " + seatName(h, trick[7][k2][0])));
         });
       }
-      if (complete) (h._atTrick[trick[0]] || []).forEach(function (v) { add(self.notes, violationEl(v, L.trick + " " + trick[0])); });
-      for (var k3 = 0; k3 < st.shown; k3++) {
-        var rd = h._rv[base + k3];
-        if (rd && rd[2]) add(self.notes, reviewEl(h, rd, seatName(h, trick[7][k3][0])));
+      if (complete) (h._atTrick[trick[0]] || []).forEach(function (v) { add(self.notes, violationEl(h, v, L.trick + " " + trick[0])); });
+      for (var k3 = 0; k3 < st.shown; k3++) {  // the latest play's review in full, marks before it
+        var rd = h._rv[base + k3], who = seatName(h, trick[7][k3][0]);
+        if (rd && k3 === st.shown - 1) add(self.notes, decisionEl(h, rd, who));
+        else if (rd && rd.m) add(self.notes, reviewEl(h, rd, who));
       }
       if (trick[6]) {
         var d = put(self.notes, el("div", "failed"));
@@ -342,7 +445,31 @@
     if (this.rows) {
       this.rows.forEach(function (r, i) { r.classList.toggle("current", i === st.ti); });
     }
+    this.markEval();
   };
+
+  Viewer.prototype.autoplay = function () {
+    var self = this;
+    if (this.timer) {
+      clearInterval(this.timer); this.timer = null;
+      this.auto.textContent = "\u25B7"; this.auto.classList.remove("on");
+      return;
+    }
+    if (this.pos >= this.h._flat.length) this.go(0);
+    this.auto.textContent = "\u275A\u275A"; this.auto.classList.add("on");
+    this.timer = setInterval(function () {
+      if (self.pos >= self.h._flat.length) return self.autoplay();
+      self.go(self.pos + 1);
+    }, 900);
+  };
+  Viewer.prototype.hand = function (dir) {  // the next or previous hand of the report
+    var id = this.section.getAttribute(dir > 0 ? "data-next" : "data-prev");
+    if (!id) return;
+    if (this.timer) this.autoplay();
+    if (cfg.single) location.hash = "#" + id;
+    else location.href = id + ".html";
+  };
+  Viewer.prototype.help = function () { this.helpBox.hidden = !this.helpBox.hidden; };
 
   Viewer.prototype.go = function (p, keepHash) {
     var n = this.h._flat.length;
@@ -397,10 +524,11 @@
       if (bad || h._atTrick[tr[0]]) row.classList.add("bad");
       for (var s2 = 0; s2 < h.n; s2++) {
         var td = put(row, el("td", s2 === tr[2] ? "win" : null));
+        if (s2 === tr[1]) { td.classList.add("leader"); add(td, el("span", "lead-mark", "\u25B8")); }
         if (plays[s2]) td.appendChild(cardsEl(h, plays[s2]));
         for (var k4 = 0; k4 < tr[7].length; k4++) {
           var rv = h._rv[base + k4];
-          if (tr[7][k4][0] === s2 && rv && rv[2]) td.appendChild(markEl(rv));
+          if (tr[7][k4][0] === s2 && rv && rv.m) td.appendChild(markEl(rv));
         }
         if (s2 === tr[1] && tr[6]) add(td, " ", el("span", "tag fail", L.failed_throw));
         else if (s2 === tr[1] && tr[4]) add(td, " ", el("span", "tag", L.throw));
@@ -423,10 +551,66 @@
         put(vr, el("td"));
         var cell = put(vr, el("td"));
         cell.colSpan = h.n + 2;
-        cell.appendChild(violationEl(f[0], f[1]));
+        cell.appendChild(violationEl(h, f[0], f[1]));
       });
     });
     return t;
+  };
+
+  Viewer.prototype.legend = function () {
+    var p = el("p", "legend");
+    add(p, el("span", "lead-mark", "\u25B8"), " " + L.legend_leader + " \u00B7 ",
+        el("span", "legend-win", L.winner), " " + L.legend_winner + " \u00B7 ",
+        el("span", "legend-def", "10"), " " + L.legend_defenders + " \u00B7 ",
+        el("span", "legend-bad", L.violations), " " + L.legend_bad);
+    if (this.h.rv) add(p, " \u00B7 ", el("span", "mark inaccuracy", "?!"), el("span", "mark mistake", "?"),
+                       el("span", "mark blunder", "??"), " " + L.legend_marks);
+    return p;
+  };
+
+  /* the evaluation graph: the defenders' expected final points after each play (the value of
+     the play made at each reviewed decision, carried to the next), the marks on it */
+  Viewer.prototype.evalPoints = function () {
+    var h = this.h, x = [], y = [], text = [], color = [], size = [], last = null;
+    var colors = {inaccuracy: "#e6b800", mistake: "#e67e22", blunder: "#c0392b"};
+    for (var i = 0; i < h._flat.length; i++) {
+      var d = h._rv[i], f = h._flat[i];
+      if (d) last = d.vm;
+      if (last === null) continue;
+      x.push(i + 1); y.push(last);
+      var who = seatName(h, f.seat) + " \u00B7 " + L.trick + " " + h.tricks[f.t][0];
+      text.push(d ? who + (d.m ? " \u00B7 " + L[d.m] + " (" + fmt(d.sw) + ")" : "") : who);
+      color.push(d && d.m ? colors[d.m] : (d ? "#1b6ca8" : "#9aa7b4"));
+      size.push(d && d.m ? 13 : (d ? 7 : 4));
+    }
+    if (h.out && h.out.dp !== null && h.out.dp !== undefined && x.length) {
+      x.push(h._flat.length); y.push(h.out.dp); text.push(L.final_points);
+      color.push("#23313f"); size.push(9);
+    }
+    return {x: x, y: y, text: text, color: color, size: size};
+  };
+  Viewer.prototype.plotEval = function () {
+    if (!window.sjPlotly) return;
+    var self = this, pts = this.evalPoints(), chart = this.evalChart;
+    window.sjPlotly.then(function () {
+      Plotly.newPlot(chart, [{type: "scatter", mode: "lines+markers", x: pts.x, y: pts.y,
+        text: pts.text, hovertemplate: "%{text}<br>%{y:.1f}<extra></extra>", name: L.chart_eval,
+        line: {shape: "hv", color: "#9aa7b4"}, marker: {color: pts.color, size: pts.size}}],
+        {title: {text: L.chart_eval}, height: 280, margin: {l: 50, r: 20, t: 40, b: 40},
+         xaxis: {title: {text: L.play_no}}, yaxis: {title: {text: L.expected_points}},
+         shapes: [], showlegend: false},
+        {displayModeBar: false, responsive: true}).then(function () {
+          self.evalReady = true; self.markEval();
+          chart.on("plotly_click", function (e) {
+            if (e && e.points && e.points.length) { active = self; self.go(e.points[0].x); }
+          });
+        });
+    });
+  };
+  Viewer.prototype.markEval = function () {  // a line at the current play
+    if (!this.evalReady || !window.Plotly) return;
+    Plotly.relayout(this.evalChart, {shapes: [{type: "line", yref: "paper", y0: 0, y1: 1,
+      x0: this.pos, x1: this.pos, line: {color: "#1b6ca8", width: 1, dash: "dot"}}]});
   };
 
   Viewer.prototype.plot = function () {
@@ -503,29 +687,41 @@
       case "PageUp": if (!inside) return; v.trick(-1); break;
       case "Home": if (!inside) return; v.go(0); break;
       case "End": if (!inside) return; v.go(v.h._flat.length); break;
+      case "n": case "N": v.hand(1); break;
+      case "p": case "P": v.hand(-1); break;
+      case " ": if (!inside) return; v.autoplay(); break;
+      case "?": v.help(); break;
       default: return;
     }
     e.preventDefault();
   });
+
+  var loading = document.getElementById("sj-loading");
+  if (loading) loading.hidden = true;
 
   /* -- the dashboard's table of hands: sort and filter in the page ---------------------------- */
   var index = document.getElementById("hand-index");
   if (index) {
     var tbody = index.tBodies[0], rows = Array.prototype.slice.call(tbody.rows);
     var q = function (id) { return document.getElementById(id); };
+    // each row's fields read once: a filter then touches only the rows whose state changes
+    var keys = rows.map(function (r) {
+      var c = r.cells;
+      return {match: c[0].textContent.toLowerCase(), decl: c[2].textContent.toLowerCase(),
+              pts: parseFloat(c[5].textContent), bad: parseInt(c[6].textContent, 10) > 0,
+              shown: true};
+    });
     var filter = function () {
       var m = (q("f-match").value || "").toLowerCase(), d = (q("f-declarer").value || "").toLowerCase();
       var lo = parseFloat(q("f-min").value), hi = parseFloat(q("f-max").value), bad = q("f-bad").checked;
       var shown = 0;
-      rows.forEach(function (r) {
-        var c = r.cells, pts = parseFloat(c[5].textContent);
-        var ok = c[0].textContent.toLowerCase().indexOf(m) >= 0 &&
-                 c[2].textContent.toLowerCase().indexOf(d) >= 0 &&
-                 (isNaN(lo) || pts >= lo) && (isNaN(hi) || pts <= hi) &&
-                 (!bad || parseInt(c[6].textContent, 10) > 0);
-        r.hidden = !ok;
+      for (var i = 0; i < rows.length; i++) {
+        var k = keys[i];
+        var ok = k.match.indexOf(m) >= 0 && k.decl.indexOf(d) >= 0 &&
+                 (isNaN(lo) || k.pts >= lo) && (isNaN(hi) || k.pts <= hi) && (!bad || k.bad);
+        if (ok !== k.shown) { rows[i].hidden = !ok; k.shown = ok; }
         if (ok) shown++;
-      });
+      }
       q("f-count").textContent = String(shown);
     };
     ["f-match", "f-declarer", "f-min", "f-max", "f-bad"].forEach(function (id) {
@@ -538,12 +734,17 @@
         var numeric = th.classList.contains("num"), dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
         Array.prototype.forEach.call(index.tHead.rows[0].cells, function (o) { o.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
-        rows.sort(function (a, b) {
-          var x = a.cells[col].textContent, y = b.cells[col].textContent;
-          if (numeric) { x = parseFloat(x); y = parseFloat(y); x = isNaN(x) ? -Infinity : x; y = isNaN(y) ? -Infinity : y; return dir * (x - y); }
-          return dir * x.localeCompare(y);
+        var order = rows.map(function (r, i) {
+          var x = r.cells[col].textContent;
+          if (numeric) { x = parseFloat(x); x = isNaN(x) ? -Infinity : x; }
+          return {i: i, x: x};
         });
-        rows.forEach(function (r) { tbody.appendChild(r); });
+        order.sort(function (a, b) { return numeric ? dir * (a.x - b.x) : dir * a.x.localeCompare(b.x); });
+        rows = order.map(function (o) { return rows[o.i]; });
+        keys = order.map(function (o) { return keys[o.i]; });
+        var frag = document.createDocumentFragment();
+        rows.forEach(function (r) { frag.appendChild(r); });
+        tbody.appendChild(frag);
       };
       th.addEventListener("click", sort);
       th.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); } });

@@ -159,7 +159,7 @@ def test_a_dashboard_over_several_rulesets_keeps_their_figures_apart(tmp_path):
     for ruleset in ("tractor", "biaofen", "four-deck"):
         assert f"Defenders' points per hand · {ruleset}" in html
     players = re.search(r'<table id="players">.*?</table>', html, re.S).group(0)
-    assert players.count("<td>biaofen</td>") == 3 and players.count("<td>tractor</td>") == 4
+    assert players.count(">biaofen</td>") == 3 and players.count(">tractor</td>") == 4
 
 
 def test_max_hands_writes_that_many_pages_and_the_index_links_only_to_them(tmp_path):

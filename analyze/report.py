@@ -303,6 +303,7 @@ def dashboard_charts(dash: Dashboard, lang: str) -> list[Chart]:
                                            height=max(320, 120 + 22 * len(rules)),
                                            xaxis_title=L["violations"],
                                            yaxis={"type": "category", "dtick": 1,
+                                                  "title": L["rule"],
                                                   "automargin": True,
                                                   "autorange": "reversed"})))
     return charts

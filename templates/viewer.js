@@ -125,7 +125,10 @@
     add(head, el("b", null, who), " \u00B7 " + swingText(h, d));
     if (d.sw > 0 || d.est > 0) add(head, " ", tokensEl(h, d.best));
     if (d.u) add(head, " \u00B7 ", el("span", "unclear", L.possibly.replace("{m}", L[d.u])));
-    add(box, el("div", "how", d.x ? L.exact_note : L.estimate_note.replace("{e}", fmt(d.e))));
+    var note = L.estimate_note.replace(/\s*([(\uFF08])\u00B1 \{e\}([)\uFF09])/, function (all, a, b) {
+      return d.e > 0 ? " " + a + "\u00B1 " + fmt(d.e) + b : "";
+    });
+    add(box, el("div", "how", d.x ? L.exact_note : note));
     var table = put(box, el("table", "alternatives"));
     var hr = put(put(table, el("thead")), el("tr"));
     add(hr, el("th", null, L.alternative), el("th", "num", L.value),

@@ -18,6 +18,7 @@ from shengji.cli import cli
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 INJECTED = ROOT / "samples" / "matches" / "tractor-2deck-injected.jsonl"
+SAMPLE = ROOT / "samples" / "matches" / "biaofen-3p.jsonl"
 
 if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
     if os.environ.get("CI"):
@@ -330,6 +331,9 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     assert sorted(values) == sorted(a[1] for a in decision["alts"])
     assert panel.locator("tr.made").count() == 1 and panel.locator("tr.best").count() >= 1
     assert panel.locator(".line").count() >= 1  # what may follow the play made
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    page.locator(f"{root} .viewer").scroll_into_view_if_needed()
+    shots(page, "report-review.png", tmp_path)
     assert page.locator(f"{root} .spot .mark.{mark}").count() == 1
     assert page.locator(f"{root} table.tricks .mark.{mark}").count() == 1
     assert page.locator("#review-accuracy tbody tr").count() == 4
@@ -406,3 +410,80 @@ def test_a_bad_fragment_raises_no_error_in_the_page(browser, single_report):
         page.wait_for_timeout(300)
         assert not errors, (frag, errors)
         page.close()
+
+
+def test_no_sideways_scroll_at_390_px_on_any_page(browser, tmp_path):
+    """A phone: the dashboard (tables in their scrolling wrappers), a hand page of a site and
+    the single-file report fit 390 px; each card on the table still names its seat."""
+    site = tmp_path / "site"
+    result = CliRunner().invoke(cli, ["report", str(INJECTED), str(SAMPLE), "-o", f"{site}/",
+                                      "--hand", "1-3"])
+    assert result.exit_code == 0, result.output
+    single = tmp_path / "one.html"
+    assert CliRunner().invoke(cli, ["report", str(INJECTED), str(SAMPLE), "-o", str(single),
+                                    "--hand", "1-3"]).exit_code == 0
+    pages = [site / "index.html", *sorted(site.glob("hand-*.html"))[:2], single]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    for path in pages:
+        hand = pages[1].stem if path == single else path.stem
+        page.goto(path.as_uri() + ("" if path == pages[0] else f"#{hand}/3.2"))
+        page.wait_for_timeout(300)
+        if path != pages[0]:
+            page.wait_for_selector(".viewer .spot-who")
+            assert page.locator(".spot:has(.played)").first.locator(".spot-who").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path.name
+    page.close()
+
+
+def test_a_chinese_report_has_no_english_label_left(browser, tmp_path):
+    """Every label the report shows exists in Chinese and is Chinese (a few names of keys and
+    of the tool excepted); the page's visible text has no English word but the record's own
+    (names, match ids, ruleset names); a violation's Chinese message names the seat and the
+    cards as the English one does."""
+    from analyze.report import LABELS
+
+    assert set(LABELS["zh"]) == set(LABELS["en"])
+    allowed = {"shengji", "toolkit", "Home", "End", "docs", "review", "md", "export"}
+    for key, value in LABELS["zh"].items():
+        for text in value if isinstance(value, list) else [value]:
+            assert set(re.findall(r"[A-Za-z]{2,}", text)) <= allowed, (key, text)
+    bad, v = next((r, v) for r in replay.validate(INJECTED) for v in r.violations
+                  if v.seat is not None and v.cards and v.trick)
+    out = tmp_path / "zh.html"
+    result = CliRunner().invoke(cli, ["report", str(INJECTED), "-o", str(out), "--lang", "zh",
+                                      "--review", "--review-samples", "1",
+                                      "--hand", f"{bad.hand}-{bad.hand + 1}"])
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    for english in ("team 0", "bid = points", "Kitty as dealt", "points lost"):
+        assert english not in html
+    from analyze.report import page_slug
+
+    anchor = page_slug(bad.match, bad.hand)
+    trick = next(t for t in bad.tricks if t.number == v.trick)
+    k = next(i for i, p in enumerate(trick.plays) if p.seat == v.seat) + 1
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{out.as_uri()}#{anchor}/{v.trick}.{k}")
+    page.wait_for_selector(f"#{anchor} .play-notes .violation")
+    names = set(page.evaluate("JSON.parse(document.getElementById('sj-hands').textContent)"
+                              ".flatMap(h => h.names)"))
+    record = names | {bad.match, *bad.match.split("-"), "tractor", "UTC", "LJ", "BJ"}
+    shown = page.evaluate("(() => { const c = [...document.querySelectorAll('code')];"
+                          " c.forEach(e => e.style.display = 'none'); const t = document.body"
+                          ".innerText; c.forEach(e => e.style.display = ''); return t; })()")
+    words = set(re.findall(r"[A-Za-z][A-Za-z'-]{2,}", shown))  # rule ids (code) are ids
+    from replay.messages_zh import RULES_ZH
+
+    ids = " ".join(RULES_ZH)  # rule ids are ids, shown alike in every language
+    leftover = {w for w in words if w not in record and not any(w in m for m in record)
+                and w not in ids}
+    assert leftover <= {"shengji-toolkit", "docs", "review", "Home", "End"}, leftover
+    note = page.locator(f"#{anchor} .play-notes .violation", has_text=v.rule).first.inner_text()
+    seat_name = page.evaluate(f"JSON.parse(document.getElementById('sj-hands').textContent)"
+                              f".find(h => h.id === '{anchor}').names[{v.seat}]")
+    assert seat_name in note
+    labels = page.evaluate("JSON.parse(document.getElementById('sj-config').textContent).cards")
+    from gamelog.cards import CARD_BY_TOKEN
+
+    assert all(labels[CARD_BY_TOKEN[c]][0] in note for c in v.cards)
+    page.close()

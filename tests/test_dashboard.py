@@ -86,3 +86,36 @@ def test_only_the_first_rows_are_kept_and_the_page_says_so(tmp_path, monkeypatch
     assert "(the first 1 of " in page  # the level chart draws one match of several
     assert "(the first 3 of " in page  # the bid chart three hands
 
+
+
+def test_charts_read_at_any_scale(tmp_path):
+    """Issue 24: the level and race charts show one match at a time from a menu of the
+    matches, every violated rule has its label, every axis of the dashboard's charts is
+    titled, and the team lines are named in the report's language."""
+    import json
+
+    from analyze.metrics import collect
+    from analyze.report import LABELS, dashboard_charts
+
+    paths = [SAMPLES / f"{n}.jsonl" for n in ("tractor-2deck", "tractor-2deck-injected",
+                                              "wanfen", "four-deck-injected")]
+    dash = collect(paths).dashboard_so_far()
+    for lang in ("en", "zh"):
+        figures = [json.loads(c.json) for c in dashboard_charts(dash, lang)]
+        by_title = {f["layout"]["title"]["text"].split(" (")[0]: f for f in figures}
+        levels = by_title[LABELS[lang]["chart_levels"]]
+        matches = {m for m, _ in dash.level_series()}
+        assert len(matches) > 1
+        menu = levels["layout"]["updatemenus"][0]["buttons"]
+        assert len(menu) == len(matches)
+        assert sum(bool(t.get("visible", True)) for t in levels["data"]) == 2  # one match
+        assert {t["name"] for t in levels["data"]} == {f"{LABELS[lang]['team']} {k}"
+                                                       for k in (0, 1)}
+        rules = by_title[LABELS[lang]["chart_rules"]]
+        assert rules["layout"]["yaxis"]["dtick"] == 1 and rules["layout"]["yaxis"]["type"] == \
+            "category"
+        assert rules["layout"]["height"] >= 22 * len(rules["data"][0]["y"])
+        for f in figures:
+            layout = f["layout"]
+            assert layout["xaxis"].get("title", {}).get("text"), layout["title"]
+            assert layout["yaxis"].get("title", {}).get("text"), layout["title"]

@@ -30,8 +30,6 @@ from shengji.cli.common import (
 @click.argument("target", type=click.Path(path_type=Path))
 @click.option("--to", "to_format", type=click.Choice(["jsonl", "parquet", "sjn"]),
               help="Target format when converting a directory (default: the other format).")
-
-
 @strict_option
 @handle_errors
 def convert(source: Path, target: Path, to_format: str | None, strict: bool) -> None:
@@ -75,12 +73,8 @@ def convert(source: Path, target: Path, to_format: str | None, strict: bool) -> 
 @click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--from", "source_format", type=click.Choice(["botzone"]), required=True,
               help="The system the logs come from (botzone: a Botzone Tractor match log).")
-
-
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
               help="The record to write (.jsonl, .jsonl.gz or .parquet).")
-
-
 @handle_errors
 def import_(logs: tuple[Path, ...], source_format: str, output: Path) -> None:
     """Import records made elsewhere into one game record.
@@ -151,8 +145,6 @@ def _match_ids(logs: Iterable[Path]) -> dict[Path, str]:
 @click.command()
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="Write the schema to this file instead of standard output.")
-
-
 @handle_errors
 def schema(output: Path | None) -> None:
     """Print the JSON Schema of one line of a game record (JSON Lines)."""
@@ -174,12 +166,8 @@ def schema(output: Path | None) -> None:
 @click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as AS TH BJ instead of ♠A ♥10.")
 @click.option("--full", is_flag=True,
               help="Show long tag values whole (by default cut at 200 characters).")
-
-
 @click.option("--color/--no-color", default=None,
               help="Red suits in colour (default: when writing to a terminal).")
-
-
 @strict_option
 @handle_errors
 def show(paths: tuple[Path, ...], matches: tuple[str, ...],
@@ -217,8 +205,6 @@ def show(paths: tuple[Path, ...], matches: tuple[str, ...],
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
               help="The record to write (.jsonl, .jsonl.gz, .parquet or .sjn; no suffix: a "
                    "Parquet data set).")
-
-
 @selection_options
 @strict_option
 @handle_errors

@@ -43,22 +43,14 @@ from shengji.cli.common import (
 @click.option("-o", "--output", type=click.Path(), required=True,
               help="report.html for one self-contained file, or DIR/ for a page per hand "
                    "plus index.html.")
-
-
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               help="Language of the labels.")
-
-
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--title", help="The report's title.")
 @click.option("--ruleset", callback=ruleset_name,
               help="Use this ruleset instead of the one each header names.")
-
-
 @click.option("--max-hands", type=click.IntRange(min=0),
               help="Write pages for at most this many hands (the dashboard counts them all).")
-
-
 @selection_options
 @click.option("--violations-only", is_flag=True, help="Only hands with violations.")
 @review_options
@@ -140,19 +132,13 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
               help="Directory for the tables.")
-
-
 @click.option("--csv", "as_csv", is_flag=True, help="Write CSV instead of Parquet.")
 @click.option("--partitioned", is_flag=True,
               help="Each table a directory of Parquet files partitioned by ruleset and a "
                    "match-id bucket (hive style; what --engine ray writes).")
-
-
 @click.option("--anonymize", is_flag=True, help="Replace player names and ids by Player 1, 2...")
 @click.option("--ruleset", callback=ruleset_name,
               help="Use this ruleset instead of the one each header names.")
-
-
 @selection_options
 @review_options
 @jobs_option

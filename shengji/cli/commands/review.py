@@ -38,25 +38,15 @@ from shengji.cli.common import (
               show_default=True,
               help=f"Budget: random deals of the unseen cards per decision (at most "
                    f"{MAX_SAMPLES}).")
-
-
 @click.option("--confirm", type=click.IntRange(min=0, max=MAX_CONFIRM), default=24,
               show_default=True,
               help="Budget: fresh deals to confirm a suspected mistake (0: none).")
-
-
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The same seed, the same review.")
-
-
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people; json: one object per hand.")
-
-
 @click.option("--ruleset", callback=ruleset_name,
               help="Use this ruleset instead of the one each header names.")
-
-
 @jobs_option
 @progress_option
 @handle_errors

@@ -22,34 +22,22 @@ from shengji.cli.common import (
 @click.command()
 @click.option("--ruleset", default="tractor", show_default=True, callback=ruleset_name,
               help="The ruleset to play (shengji rules lists them).")
-
-
 @click.option("--decks", type=int, help="Decks (default: the ruleset's).")
 @click.option("--players", type=int, help="Players (default: the ruleset's).")
 @click.option("-O", "--option", "option_values", multiple=True, metavar="NAME=VALUE",
               help="Another ruleset option (repeatable).")
-
-
 @click.option("--matches", type=int, default=1, show_default=True, help="Matches to play.")
 @click.option("--hands", type=int, help="Hands per match (default: until a team passes A).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
 @click.option("--inject", type=float, default=0.0, show_default=True,
               help="Fraction of hands given one labelled violation (see --labels).")
-
-
 @click.option("--labels", type=click.Path(path_type=Path),
               help="Where to write the injected violations' labels (JSONL; default: OUTPUT "
                    "with .labels.jsonl).")
-
-
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
               help="Output file (.jsonl, .jsonl.gz or .parquet).")
-
-
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on standard error (default: when it is a terminal).")
-
-
 @handle_errors
 def simulate(ruleset: str, decks: int | None, players: int | None,
              option_values: tuple[str, ...], matches: int, hands: int | None, seed: int,

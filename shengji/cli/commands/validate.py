@@ -42,26 +42,16 @@ from shengji.cli.common import (
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="text: a summary per hand and totals; json: one JSON object per hand.")
-
-
 @click.option("--ruleset", callback=ruleset_name,
               help="Use this ruleset instead of the one each header names.")
-
-
 @click.option("-O", "--option", "option_values", multiple=True, metavar="NAME=VALUE",
               help="Override a ruleset option (repeatable), e.g. -O decks=3.")
-
-
 @click.option("--strict", is_flag=True,
               help="Stop at the first violation or bad line (exit 1 or 2).")
-
-
 @click.option("-q", "--quiet", is_flag=True, help="Text format: print only hands with violations.")
 @click.option("--allow-incomplete", is_flag=True,
               help="A hand whose record stops before its end is not a failure (exit 0 when "
                    "nothing else is wrong); by default it gives exit 1.")
-
-
 @selection_options
 @jobs_option
 @progress_option

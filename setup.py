@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent
 COMPILED = ["replay/order.py", "replay/units.py", "replay/trick.py", "replay/state.py",
             "replay/phases/deal.py", "replay/phases/auction.py", "replay/phases/kitty.py",
             "replay/phases/follow.py", "replay/phases/throws.py", "replay/phases/tricks.py",
-            "replay/phases/outcome.py", "replay/engine.py"]
+            "replay/phases/outcome.py", "replay/engine.py", "replay/legal.py",
+            "replay/playout.py", "replay/search.py"]
 STAMP = "replay/_native_build.json"
 
 

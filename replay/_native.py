@@ -21,7 +21,7 @@ from pathlib import Path
 COMPILED = ("replay.order", "replay.units", "replay.trick", "replay.state", "replay.phases.deal",
             "replay.phases.auction", "replay.phases.kitty", "replay.phases.follow",
             "replay.phases.throws", "replay.phases.tricks", "replay.phases.outcome",
-            "replay.engine")
+            "replay.engine", "replay.legal", "replay.playout", "replay.search")
 HERE = Path(__file__).resolve().parent
 
 

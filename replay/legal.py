@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from replay.engine import HandReplay
@@ -159,7 +159,7 @@ class FollowSpec:
     pattern: list[int] | None = None
     """Against a special pattern (打万分's 同花顺 / 发财 / 四季): the one the seat holds and must
     play (ruling 15), if any."""
-    same_kind: object = None
+    same_kind: Callable[[list[int]], bool] | None = None
     """Against a special pattern: ``f(cards)``, whether cards make a pattern of the led kind."""
 
     def contains(self, cards: list[int]) -> bool:
@@ -171,7 +171,7 @@ class FollowSpec:
             for c, k in self.others.items():
                 held[c] = held.get(c, 0) + k
             return (all(held.get(c, 0) >= k for c, k in counts_of(cards).items())
-                    and bool(self.same_kind(cards)))  # type: ignore[operator]
+                    and self.same_kind is not None and bool(self.same_kind(cards)))
         have = counts_of(cards)
         pool = {**self.suit}
         for c, k in self.others.items():

@@ -119,12 +119,13 @@ def choices(state: HandReplay, seat: int, *, limit: int = 400,
                  if lead.stands]
     else:
         spec = follow_spec(state, seat)
-        found = spec.enumerate(limit=limit)
-        if found is None:
+        listed = spec.enumerate(limit=limit)
+        if listed is None:
             draw = rng or random.Random(0)
             power = order.power
-            found = [spec.lowest(lambda c: (Card(c).points, power[c]))]
-            found += [spec.sample(draw) for _ in range(48)]
+            listed = [spec.lowest(lambda c: (Card(c).points, power[c]))]
+            listed += [spec.sample(draw) for _ in range(48)]
+        found = listed
     for cards in found:
         key = tuple(sorted(cards, key=order.sort_key))
         if key not in seen:
@@ -152,12 +153,10 @@ def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
     hit = table.get(key)
     if hit is not None:
         low, high = hit
-        if low == high:
-            return low
-        if low >= beta:
-            return low
+        if low == high or low >= beta:
+            return int(low)
         if high <= alpha:
-            return high
+            return int(high)
         alpha, beta = max(alpha, low), min(beta, high)
     seat = to_play(state)
     assert seat is not None

@@ -97,3 +97,16 @@ def test_version_says_which_engine_runs():
                              capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env})
         assert out.returncode == 0
         assert out.stdout.startswith("shengji, version ") and f"replay engine: {engine}" in out.stdout
+
+
+@pytest.mark.skipif(not replay.NATIVE, reason="the engine is not compiled here")
+def test_compiled_and_python_engines_agree_on_random_positions():
+    """Issue 27: on random positions of every ruleset (bench/native_agreement.py, 40 per
+    ruleset here, 100,000 in the benchmark) the compiled modules and the sources give the same
+    verdicts, trick winners, legal-play counts and exact search values."""
+    done = subprocess.run([sys.executable, "bench/native_agreement.py", "--positions", "40"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "native=True" in done.stdout and "native=False" in done.stdout
+    assert "240 identical, 0 different" in done.stdout
+

@@ -283,9 +283,7 @@ def _paired(rows: list[list[float]], sign: int) -> tuple[float, float]:
     """The mean of the paired differences (second minus first, from the seat's side) and its
     standard error."""
     diffs = [sign * (r[1] - r[0]) for r in rows]
-    mean = sum(diffs) / len(diffs)
-    spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)) ** 0.5
-    return mean, spread / len(diffs) ** 0.5
+    return sum(diffs) / len(diffs), _standard_error(diffs)
 
 
 def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.Random

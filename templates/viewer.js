@@ -66,7 +66,7 @@
     return text;
   }
   function named(h, text) {  // "seat 3" in a message: the name the page shows for it
-    return String(text).replace(/\bseats? (\d+)\b/g, function (all, s) {
+    return String(text).replace(/\bseat (\d+)\b/g, function (all, s) {
       var i = parseInt(s, 10);
       return h.names[i] === undefined ? all : h.names[i];
     });

@@ -4,6 +4,7 @@
     python bench/validate_speed.py --hands 2000 --no-memory
     python bench/validate_speed.py --hands 1000 --ruleset four-deck --no-memory
     python bench/validate_speed.py --hands 5000 --ruleset wanfen --no-memory
+    python bench/validate_speed.py --ratio            # every ruleset against a bare decode
 
 Simulates ``--hands`` distinct two-deck hands once (bench/data/sim-2deck-N.jsonl, whole matches
 of 20 hands), then times, best of ``--repeat``:
@@ -14,6 +15,13 @@ of 20 hands), then times, best of ``--repeat``:
   sources);
 - the same with ``-j`` = all cores.
 
+With ``--ratio`` it measures instead what issue 27 asks: per ruleset (two and three decks,
+four-deck, 打万分, 标分 with four players), ``--hands`` simulated hands (1,000 by default), the
+whole process of ``shengji validate -q`` against the whole process of a bare ``orjson.loads`` of
+every line of the same file (start-up included in both), CPU seconds (user + system) of each
+run, the two alternated ``--repeat`` times (default 9) in one run, so that the machine's drift
+falls on both; it prints the medians, the best runs and the ratio of the medians.
+
 Then checks that memory stays flat as the file grows: it replicates the simulated matches under
 new ids into a file of 10x the size (and, with ``--million``, one of 1,000,000 hands) and reports
 the peak memory (max RSS) of ``shengji validate`` on each.
@@ -23,6 +31,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -38,9 +48,15 @@ import replay  # noqa: E402
 from gamelog import files, jsonl  # noqa: E402
 from replay.simulate import simulate  # noqa: E402
 
+RATIO_RULESETS = {"tractor-2deck": ("tractor", {"decks": 2}),
+                  "tractor-3deck": ("tractor", {"decks": 3}),
+                  "four-deck": ("four-deck", {}), "wanfen": ("wanfen", {}),
+                  "biaofen-4p": ("biaofen", {"players": 4})}
 
-def build(path: Path, hands: int, ruleset: str = "tractor") -> None:
-    rules = replay.get_ruleset(ruleset, **({"decks": 2} if ruleset == "tractor" else {}))
+
+def build(path: Path, hands: int, ruleset: str = "tractor", **options: int) -> None:
+    rules = replay.get_ruleset(ruleset, **(options or ({"decks": 2} if ruleset == "tractor"
+                                                        else {})))
     matches = max(1, hands // 20)
     files.dump(simulate(rules, matches=matches, seed=1, hands=20, prefix="bench"), path)
 
@@ -81,6 +97,47 @@ def validate(path: Path, jobs: int, pure: bool = False) -> None:
         raise SystemExit(f"validate exited {result.returncode}: {result.stdout[-500:]!r}")
 
 
+BARE = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)\n"
+
+
+def cpu_of(argv: list[str], env: dict[str, str] | None = None) -> float:
+    """CPU seconds (user + system) of one child process, start-up included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = subprocess.run(argv, capture_output=True, cwd=ROOT, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"{argv[:3]} exited {result.returncode}: {result.stderr[-500:]!r}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def ratios(hands: int, repeat: int) -> None:
+    """Issue 27's figure: whole-process CPU of validate over a bare decode, per ruleset."""
+    data = ROOT / "bench" / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "SHENGJI_PURE": "0"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: byte code cached
+    shengji = [sys.executable, "-m", "shengji.cli", "validate", "-q"]
+    print(f"compiled engine: {'yes' if replay.NATIVE else 'no (pure Python)'}; "
+          f"{repeat} alternated runs each, CPU seconds (user + system), start-up included")
+    print(f"{'ruleset':<15} {'hands':>6} {'MB':>6} {'bare (median/best)':>20} "
+          f"{'validate (median/best)':>24} {'ratio':>6}")
+    worst = 0.0
+    for name, (ruleset, options) in RATIO_RULESETS.items():
+        path = data / f"ratio-{name}-{hands}.jsonl"
+        if not path.exists():
+            build(path, hands, ruleset, **options)
+        subprocess.run([*shengji, str(path)], capture_output=True, cwd=ROOT, env=env)  # warm
+        bare_runs, runs = [], []
+        for _ in range(repeat):
+            bare_runs.append(cpu_of([sys.executable, "-c", BARE, str(path)], env))
+            runs.append(cpu_of([*shengji, str(path)], env))
+        b, v = statistics.median(bare_runs), statistics.median(runs)
+        worst = max(worst, v / b)
+        print(f"{name:<15} {hands:>6} {path.stat().st_size / 1e6:>6.1f} "
+              f"{b:>10.3f} / {min(bare_runs):.3f} {v:>13.3f} / {min(runs):.3f} {v / b:>6.2f}x")
+    print(f"largest ratio: {worst:.2f}x (issue 27's target: at most 3x)")
+
+
 def peak_rss(path: Path) -> float:
     """Peak resident memory, MB, of one ``shengji validate`` run: the process's own high-water
     mark (VmHWM; ``ru_maxrss`` would include this parent's, inherited through fork)."""
@@ -95,14 +152,22 @@ def peak_rss(path: Path) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--hands", type=int, default=20_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--hands", type=int, default=None,
+                    help="hands to simulate (20,000; 1,000 with --ratio)")
+    ap.add_argument("--repeat", type=int, default=None, help="runs of each (3; 9 with --ratio)")
+    ap.add_argument("--ratio", action="store_true",
+                    help="issue 27: every ruleset's whole-process ratio to a bare decode")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory check")
     ap.add_argument("--million", action="store_true",
                     help="also check memory on 1,000,000 hands (a file of about 8.8 GB)")
     ap.add_argument("--ruleset", default="tractor", choices=["tractor", "four-deck", "wanfen"],
                     help="tractor (two decks), four-deck or wanfen")
     args = ap.parse_args()
+    if args.ratio:
+        ratios(args.hands or 1_000, args.repeat or 9)
+        return
+    args.hands = args.hands or 20_000
+    args.repeat = args.repeat or 3
     data = ROOT / "bench" / "data"
     data.mkdir(parents=True, exist_ok=True)
     stem = {"tractor": "sim-2deck", "four-deck": "sim-4deck", "wanfen": "sim-wanfen"}[args.ruleset]

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import msgspec
 
-from gamelog import jsonl, notation
+from gamelog import jsonl
 from gamelog.errors import GamelogIOError, RecordError
 from gamelog.jsonl import loads  # noqa: F401  (files.loads, as documented)
 from gamelog.model import AnyEvent, Event, Hand, Match, MatchStart, group_matches
-from gamelog.outputs import atomic_output
 from gamelog.reader import EventDecoder, HandAssembler, HandsSeen, HeaderStore
 
 
@@ -116,6 +115,8 @@ def read(
                 except GamelogIOError as exc:
                     asm.file_problem(exc)
                     continue
+                from gamelog import notation  # only for .sjn input (start-up)
+
                 with stream:
                     yield from asm.feed(notation.iter_items(notation.file_lines(stream,
                                                                                 str(file))),
@@ -169,6 +170,9 @@ def dump(items: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) ->
     if kind == "jsonl":
         return jsonl.write(items, p)
     if kind == "text":
+        from gamelog import notation
+        from gamelog.outputs import atomic_output
+
         events = list(jsonl.flatten(items))
         with atomic_output(p, "notation") as out:
             out.write(notation.dumps(events).encode())
@@ -198,7 +202,7 @@ class _PackedHand(msgspec.Struct, array_like=True, gc=False):
 
 
 _PACK = msgspec.msgpack.Encoder()
-_UNPACK = msgspec.msgpack.Decoder(list[_PackedHand])
+_UNPACK: list[msgspec.msgpack.Decoder] = []  # made on first use (it resolves every event type)
 
 
 def pack_hands(hands: Iterable[Hand]) -> bytes:
@@ -213,7 +217,13 @@ def unpack_hands(data: bytes) -> list[Hand]:
     """The hands of :func:`pack_hands`."""
     return [Hand(match=p.match, number=p.number, events=p.events, header=p.header,
                  issues=list(p.issues), source=p.source, first_line=p.first_line)
-            for p in _UNPACK.decode(data)]
+            for p in _unpacker().decode(data)]
+
+
+def _unpacker() -> msgspec.msgpack.Decoder:
+    if not _UNPACK:
+        _UNPACK.append(msgspec.msgpack.Decoder(list[_PackedHand]))
+    return _UNPACK[0]
 
 
 def events_of(items: Iterable[Hand | MatchStart]) -> Iterator[Event]:
@@ -257,6 +267,8 @@ def count_hands(paths: Iterable[str | os.PathLike[str]]) -> int:
 
 def _read_text(text: str, issues: list[RecordError] | None = None) -> Iterator[Hand | MatchStart]:
     """What :func:`read` yields for notation text given as a string (tests, tools)."""
+    from gamelog import notation
+
     asm = HandAssembler("<string>", "line", strict=False, decoder=EventDecoder())
     try:
         yield from asm.feed(notation.iter_items(text), with_headers=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
+import operator
 import os
 import zlib
 from collections.abc import Iterable, Iterator
@@ -17,11 +19,11 @@ from typing import IO, BinaryIO
 import msgspec
 
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
-from gamelog.model import Event, Hand, Match, group_matches
-from gamelog.outputs import atomic_output
+from gamelog.model import Event, Hand, HandStart, Match, MatchStart, group_matches
 from gamelog.reader import (
     KEY_BASE,
     EventDecoder,
+    EventRun,
     HandAssembler,
     Item,
     duplicate_key_error,
@@ -103,13 +105,93 @@ class OversizedLine(bytes):
     __slots__ = ()
 
 
-def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str) -> Iterator[Item]:
-    """``(line number, event or error)`` for every non-blank line of a stream."""
-    return items_of_lines(numbered_lines(stream, source), decoder)
+def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str
+               ) -> Iterator[Item | tuple[int, EventRun]]:
+    """``(line number, event or error)`` for every non-blank line of a stream; the events
+    of a hand after its first may come as one :class:`~gamelog.reader.EventRun` (see
+    :func:`canonical_block`)."""
+    for number, lines in numbered_blocks(stream, source):
+        if type(lines) is LineBlock:
+            found = canonical_block(number, lines, decoder)
+            if found is not None:
+                yield from found
+                continue
+            yield from items_of_lines(((n, line) for n, line in enumerate(lines.split(b"\n"),
+                                                                           number) if line),
+                                      decoder)
+        else:
+            yield from items_of_lines(((number, lines),), decoder)
+
+
+class LineBlock(bytes):
+    """Whole lines read in one block (joined by ``\n``, without the last one's), from
+    :func:`numbered_blocks`."""
+
+    __slots__ = ()
+
+
+def canonical_block(number: int, block: LineBlock, decoder: EventDecoder
+                    ) -> list[Item | tuple[int, EventRun]] | None:
+    """The items of a block of lines (the first is line ``number``) when every line is an
+    event in the canonical form (what :func:`write` writes); ``None`` otherwise, and the
+    block is then read line by line.
+
+    The fast path of the reader, checked as a whole: one decode of the block, and one
+    comparison with the block encoded back. A line that is the canonical encoding of the
+    event it decodes to holds each key once, no blank line and nothing the strict decoder
+    would not take, so the per-line checks have nothing to find. The events of each hand
+    after its ``hand`` event come as one run when they are consecutive (same match and hand,
+    sequence numbers one apart), checked on whole columns."""
+    try:
+        events = decoder.fast_decode_lines(block)
+    except (msgspec.MsgspecError, RecordError, RecursionError, ValueError):
+        return None
+    if _ENCODER.encode_lines(events) != block + b"\n":
+        return None
+    out: list[Item | tuple[int, EventRun]] = []
+    types = list(map(type, events))
+    starts = [i for i, t in enumerate(types) if t is HandStart or t is MatchStart]
+    bounds = [0, *starts, len(events)] if not starts or starts[0] else [*starts, len(events)]
+    seqs = list(map(_SEQ, events))
+    for a, b in itertools.pairwise(bounds):
+        head = a
+        if types[a] is HandStart or types[a] is MatchStart:
+            out.append((number + a, events[a]))
+            head = a + 1
+        if head >= b:
+            continue
+        run = events[head:b]
+        first = run[0]
+        if (b - head > 1 and seqs[head:b] == list(range(first.seq, first.seq + b - head))
+                and list(map(_HAND, run)).count(first.hand) == b - head
+                and list(map(_MATCH, run)).count(first.match) == b - head):
+            out.append((number + head, EventRun(run)))
+        else:
+            out.extend(zip(range(number + head, number + b), run, strict=True))
+    return out
+
+
+_SEQ = operator.attrgetter("seq")
+_HAND = operator.attrgetter("hand")
+_MATCH = operator.attrgetter("match")
 
 
 def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line without its newline)`` of every non-blank line of a stream.
+    """``(line number, raw line without its newline)`` of every non-blank line of a stream
+    (:func:`numbered_blocks`, each block taken line by line)."""
+    for number, lines in numbered_blocks(stream, source):
+        if type(lines) is LineBlock:
+            for number, line in enumerate(lines.split(b"\n"), number):  # noqa: B020
+                if line:  # a line of spaces only is skipped by the slow path
+                    yield number, line
+        else:
+            yield number, lines
+
+
+def numbered_blocks(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line without its newline)`` of every non-blank line of a stream,
+    where whole lines read together come as one :class:`LineBlock` (numbered by its first
+    line; it may hold blank lines).
 
     Read in 1 MiB blocks: runs of blank lines cost nothing per line, a line longer than
     :data:`MAX_LINE_BYTES` is skipped as it streams past (an :class:`OversizedLine`), a UTF-8
@@ -162,12 +244,10 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
                     if len(pending) > MAX_LINE_BYTES:
                         skipping, pending = len(pending), b""
                     continue
-            if not head.strip():  # a block of blank lines
-                number += head.count(b"\n") + 1
-            else:
-                for number, line in enumerate(head.split(b"\n"), number + 1):  # noqa: B020
-                    if line:  # a line of spaces only is skipped by the slow path
-                        yield number, line
+            lines = head.count(b"\n") + 1
+            if head.strip():  # not a block of blank lines
+                yield number + 1, LineBlock(head)
+            number += lines
             pending = tail
             if len(pending) > MAX_LINE_BYTES:
                 skipping, pending = len(pending), b""
@@ -182,7 +262,7 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
 def items_of_lines(lines: Iterable[tuple[int, bytes]], decoder: EventDecoder) -> Iterator[Item]:
     """:func:`iter_items` for lines already read: ``(line number, raw line)`` pairs."""
     fast = decoder.fast_decode
-    base = KEY_BASE.get
+    base = KEY_BASE.__getitem__  # made per type on first use
     for number, line in lines:
         try:
             event = fast(line)
@@ -216,6 +296,8 @@ def _slow_line(decoder: EventDecoder, number: int, line: bytes) -> Iterator[Item
 
 def write(events: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) -> int:
     """Write canonical JSON Lines atomically (gzip when the name ends in ``.gz``); returns lines."""
+    from gamelog.outputs import atomic_output  # only writers need it (start-up)
+
     count = 0
     with atomic_output(path) as out:
         stream: IO[bytes] = (gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0)
@@ -237,6 +319,8 @@ def write(events: Iterable[Event | Hand | Match], path: str | os.PathLike[str]) 
 def write_objects(objects: Iterable[object], path: str | os.PathLike[str],
                   kind: str = "labels") -> int:
     """Any msgspec-encodable objects as JSON Lines, atomically (labels, reports)."""
+    from gamelog.outputs import atomic_output
+
     count = 0
     with atomic_output(path, kind) as out:
         for obj in objects:

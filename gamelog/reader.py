@@ -8,7 +8,6 @@ and field.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -127,6 +126,8 @@ class EventDecoder:
         self.fast_decode = self._json.decode
         """Strict decoding of one line; raises msgspec's own errors (callers fall back to
         :meth:`decode_line` for the lenient path and a precise message)."""
+        self.fast_decode_lines = self._json.decode_lines
+        """The same for a block of lines at once (:func:`gamelog.jsonl.canonical_block`)."""
         self._generic = msgspec.json.Decoder()
         self.newer_minor: set[str] = set()
         self.unsupported: set[str] = set()
@@ -243,11 +244,40 @@ def _key_counter(kind: type[Event]) -> Any:
     return env["count"]
 
 
-KEY_COUNT: dict[type, Any] = {kind: _key_counter(kind) for kind in EVENT_TYPES}
+class _KeyCounters(dict):  # type: ignore[type-arg]
+    """Event type -> its :func:`_key_counter`, made on first use (generating them all costs
+    start-up time that a clean file never needs)."""
+
+    def __missing__(self, kind: type[Event]) -> Any:
+        count = self[kind] = _key_counter(kind)
+        return count
+
+
+KEY_COUNT: dict[type, Any] = _KeyCounters()
 """Event type -> the number of keys its line holds (see :func:`keys_add_up`)."""
-KEY_BASE: dict[type, int] = {
-    kind: 1 + sum(f.required for f in msgspec.inspect.type_info(kind).fields)  # type: ignore[attr-defined]
-    for kind in EVENT_TYPES if KEY_COUNT[kind] is not None}
+
+
+class _KeyBases(dict):  # type: ignore[type-arg]
+    """Event type -> the keys every line of it holds (``type`` and the required fields), or
+    ``None`` for a type with nested objects; made on first use, like :data:`KEY_COUNT`."""
+
+    def __missing__(self, kind: Any) -> int | None:
+        nested = any(_nested(f.type) for f in msgspec.structs.fields(kind))
+        base = self[kind] = None if nested else 1 + sum(
+            d is msgspec.NODEFAULT for d in kind.__struct_defaults__) + len(
+            kind.__struct_fields__) - len(kind.__struct_defaults__)
+        return base
+
+
+def _nested(t: Any) -> bool:
+    import typing
+
+    if isinstance(t, type) and (issubclass(t, (msgspec.Struct, dict))):
+        return True
+    return any(_nested(a) for a in typing.get_args(t) if a is not type(None))
+
+
+KEY_BASE: dict[type, int | None] = _KeyBases()
 """Event type -> the keys every line of it holds (``type`` and the required fields): a line
 with exactly that many colons holds no key twice, the hot loop's whole check."""
 
@@ -262,6 +292,8 @@ def has_duplicate_keys(line: bytes) -> bool:
         out = dict(items)
         found = found or len(out) != len(items)
         return out
+
+    import json  # the slow path only
 
     try:
         json.loads(line, object_pairs_hook=pairs)

@@ -77,6 +77,10 @@ def standard_order(trump: Suit | None, level: Rank | None,
     ``extra_trumps`` is a list of ``(card, power)`` overrides for rulesets with more permanent
     trumps; ``trump=None`` is no-trump, ``level=None`` a hand without level cards.
     """
+    key = (trump, level, extra_trumps)
+    known = _ORDERS.get(key)
+    if known is not None:
+        return known
     klass = [0] * 54
     power = [0] * 54
     plain = [r for r in Rank if r != level]
@@ -98,4 +102,11 @@ def standard_order(trump: Suit | None, level: Rank | None,
     for card, p in extra_trumps:
         klass[card] = TRUMP
         power[card] = p
-    return CardOrder(tuple(klass), tuple(power), trump, level)
+    order = _ORDERS[key] = CardOrder(tuple(klass), tuple(power), trump, level)
+    return order
+
+
+_ORDERS: dict[tuple[Suit | None, Rank | None, tuple[tuple[int, int], ...]], CardOrder] = {}
+"""standard_order's answers: an order depends only on its arguments and is immutable, so one
+object serves every hand with the same trump and level (and the memos keyed on its ``uid``
+serve them too). A few dozen at most."""

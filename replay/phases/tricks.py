@@ -127,8 +127,9 @@ def _lead(s: HandState, trick: Trick, seat: int, cards: list[int]) -> None:
             return
     forced = s.pending_forced
     if len(cards) == 1 and forced is None:  # a single: nothing more to check
-        trick.lead_class = order.klass[cards[0]]
-        trick.lead_units = decompose(cards, order)
+        card = cards[0]
+        trick.lead_class = order.klass[card]
+        trick.lead_units = [Unit(1, 1, order.power[card], (card,))]
         trick.lead_size = 1
         trick.lead_kinds = [(1, 1)]
         return

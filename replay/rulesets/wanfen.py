@@ -29,6 +29,11 @@ COMMANDER = int(Card.of(Rank.ACE, Suit.SPADES))
 """军长: ♠A, a permanent trump just below the jokers."""
 SAVIOUR = int(Card.of(Rank.ACE, Suit.HEARTS))
 """救星: ♥A, a permanent trump just below the level cards, worth 10 points."""
+_BY_RANK = tuple(tuple(int(Card.of(r, s)) for s in SUITS) for r in Rank)
+"""The four cards of each rank, 2 to A, in suit order (♠♥♣♦)."""
+_BY_SUIT = tuple(tuple(int(Card.of(r, s)) for r in Rank) for s in SUITS)
+"""The thirteen cards of each suit, 2 to A."""
+
 TOTAL_POINTS = 220
 """「总分：10*8+ K*8+ 5*8+救星*2=220分」."""
 STRAIGHT = "同花顺 (a straight of eight)"
@@ -201,17 +206,16 @@ class Wanfen(Ruleset):
         if kind == JOKERS:
             return ([BIG_JOKER_INDEX] * 2 + [LITTLE_JOKER_INDEX] * 2
                     if held[BIG_JOKER_INDEX] >= 2 and held[LITTLE_JOKER_INDEX] >= 2 else None)
-        for r in Rank:
-            of_rank = [int(Card.of(r, s)) for s in SUITS]
-            if kind == FORTUNE and sum(held[c] for c in of_rank) >= 8:
-                return [c for c in of_rank for _ in range(held[c])][:8]
-            if kind == SEASONS and all(held[c] for c in of_rank):
-                return of_rank
-        if kind == STRAIGHT:
-            for s in SUITS:
+        if kind in (FORTUNE, SEASONS):
+            for of_rank in _BY_RANK:
+                if kind == FORTUNE and sum(held[c] for c in of_rank) >= 8:
+                    return [c for c in of_rank for _ in range(held[c])][:8]
+                if kind == SEASONS and all(held[c] for c in of_rank):
+                    return list(of_rank)
+        elif kind == STRAIGHT:
+            for of_suit in _BY_SUIT:
                 run: list[int] = []
-                for r in Rank:
-                    c = int(Card.of(r, s))
+                for c in of_suit:
                     run = [*run, c] if held[c] and _straight_card(c, order) else []
                     if len(run) == 8:
                         return run
@@ -237,13 +241,15 @@ class Wanfen(Ruleset):
         """救星 (ruling 12): when a side's 救星 wins a trick in which the partner's card of the
         led off-suit was trumped by an opponent before it, the partner ("rescued") may lead the
         next trick, as may the 救星's player."""
-        if not plays:
-            return []
+        win = None
+        for seat, cards in plays:
+            if seat == winner:
+                win = cards
+                break
+        if not win or win[0] != SAVIOUR or any(c != SAVIOUR for c in win):
+            return []  # the common case, settled at once
         lead_class = order.klass[plays[0][1][0]]
         if lead_class == TRUMP:
-            return []
-        win = next((cards for seat, cards in plays if seat == winner), None)
-        if win is None or any(c != SAVIOUR for c in win):
             return []
         partner = (winner + 2) % 4
         partner_played = False

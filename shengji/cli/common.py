@@ -16,13 +16,6 @@ import click
 
 from gamelog import files
 from gamelog.errors import GamelogError, RecordError
-from gamelog.outputs import (
-    check_replaceable,
-    check_replaceable_file,
-    refuse_inputs,
-    resolve_output,
-    stale_temporaries,
-)
 from gamelog.reader import RecordWarning
 from gamelog.safetext import visible
 
@@ -71,6 +64,14 @@ def prepare_output(output: str | os.PathLike[str], inputs: Iterable[str | os.Pat
                    kind: str | None = None, *, directory: bool = False) -> None:
     """Refuse, before any work, an output that is an input or would replace a file (or a
     directory) the toolkit did not write; note temporaries a killed run left beside it."""
+    from gamelog.outputs import (  # only commands that write need it (start-up)
+        check_replaceable,
+        check_replaceable_file,
+        refuse_inputs,
+        resolve_output,
+        stale_temporaries,
+    )
+
     refuse_inputs(output, inputs)
     if directory:
         check_replaceable(resolve_output(output), kind or "export")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from gamelog import files, notation
+from gamelog import files
 from gamelog.errors import GamelogIOError, RecordError
 from gamelog.model import Event, Hand, MatchStart
 from gamelog.safetext import visible
@@ -178,6 +178,8 @@ def show(paths: tuple[Path, ...], matches: tuple[str, ...],
     What it prints is the notation (docs/import.md), read back by every command; a tag value
     longer than 200 characters is cut unless --full (``shengji convert x.jsonl x.sjn`` keeps
     everything)."""
+    from gamelog import notation
+
     if color is None:
         color = sys.stdout.isatty()
     style = "ascii" if ascii_cards else "ansi" if color else "symbol"

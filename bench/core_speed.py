@@ -1,0 +1,117 @@
+"""Benchmark: the rule core's speed where the review spends it (issue 27): rollouts played to
+the end of a hand, and the exact search of the last tricks.
+
+    python bench/core_speed.py                 # 6 rulesets, 20 hands each
+    python bench/core_speed.py --hands 50 --repeat 5
+
+For each ruleset (tractor with 1, 2 and 3 decks, four-deck, 打万分, 标分 with four players) it
+simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
+
+- the position before the first lead: the rollout player (``replay.playout.greedy_play``)
+  plays a copy of it to the end of the hand, as every rollout of the review does
+  (``replay.rollouts.play_out``); printed as **playouts per second** and plays per second;
+- the position where every seat holds at most two cards: the exact search
+  (``replay.search.solve``) values a copy of it; printed as **searches per second** and
+  **positions per second** (the positions the search stored in its table: each one it
+  expanded).
+
+Best of ``--repeat`` passes over the same positions; one core; the compiled engine when it is
+installed (``SHENGJI_PURE=1`` for the Python sources).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+RULESETS = [("tractor-1deck", "tractor", {"decks": 1}), ("tractor-2deck", "tractor", {"decks": 2}),
+            ("tractor-3deck", "tractor", {"decks": 3}), ("four-deck", "four-deck", {}),
+            ("wanfen", "wanfen", {}), ("biaofen-4p", "biaofen", {"players": 4})]
+
+
+def positions(name: str, options: dict, hands: int) -> tuple[list, list]:
+    """(positions before the first lead, positions with at most two cards a seat)."""
+    from gamelog.model import Hand, Play
+    from replay import get_ruleset
+    from replay.engine import HandReplay
+    from replay.simulate import simulate_match
+
+    rules = get_ruleset(name, **options)
+    rng = random.Random(f"core:{name}:{options}")
+    starts, ends = [], []
+    match = 0
+    while len(starts) < hands:
+        match += 1
+        events = simulate_match(rules, f"c{match}", rng.randrange(1 << 30), hands=1)
+        hand_events = [e for e in events if e.hand == 1]
+        hand = Hand(match=events[0].match, number=1, events=hand_events, header=events[0])
+        plays = [i for i, e in enumerate(hand_events) if isinstance(e, Play)]
+        if not plays:
+            continue
+        state = HandReplay(rules, hand)
+        taken_end = False
+        for i, ev in enumerate(hand_events):
+            if i == plays[0]:
+                start = _copy(state)
+                if start.start_play():  # the card order fixed, as at the first lead
+                    starts.append(start)
+            if i in plays and not taken_end and state.order is not None and \
+                    (state.trick is None or not state.trick.plays) and \
+                    max(sum(h) for h in state.held) <= 2 and state.pending_forced is None:
+                ends.append(_copy(state))
+                taken_end = True
+            state.apply(ev)
+    return starts, ends
+
+
+def _copy(state):  # type: ignore[no-untyped-def]
+    from replay.search import clone
+
+    return clone(state)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--hands", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    import replay
+    from replay.rollouts import play_out
+    from replay.search import clone, solve
+
+    print(f"compiled engine: {'yes' if replay.NATIVE else 'no (pure Python)'}; best of "
+          f"{args.repeat}; {args.hands} hands per ruleset")
+    print(f"{'ruleset':<14} {'playouts/s':>11} {'plays/s':>10} {'searches/s':>11} "
+          f"{'positions/s':>12}")
+    for label, name, options in RULESETS:
+        starts, ends = positions(name, options, args.hands)
+        best_play = best_search = float("inf")
+        plays = nodes = 0
+        for _ in range(args.repeat):
+            t0 = time.process_time()
+            plays = 0
+            for state in starts:
+                world = clone(state)
+                before = sum(sum(h) for h in world.held)
+                play_out(world)
+                plays += before - sum(sum(h) for h in world.held)
+            best_play = min(best_play, time.process_time() - t0)
+            t0 = time.process_time()
+            nodes = 0
+            for state in ends:
+                table: dict = {}
+                solve(clone(state), table)
+                nodes += len(table)
+            best_search = min(best_search, time.process_time() - t0)
+        print(f"{label:<14} {len(starts) / best_play:>11,.1f} {plays / best_play:>10,.0f} "
+              f"{len(ends) / best_search:>11,.1f} {nodes / best_search:>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -40,13 +40,14 @@ def _opponents(state: HandReplay, seat: int) -> list[int]:
     return [o for o in range(state.players) if o != seat and state.team_side(o) != side]
 
 
-def _can_ruff(state: HandReplay, other: int, klass: int, unit: Unit) -> bool:
-    """Whether ``other``, void in ``klass``, holds trumps that could take ``unit`` led there."""
+def _can_ruff(state: HandReplay, other: int, klass: int, unit: Unit,
+              trumps: dict[int, int]) -> bool:
+    """Whether ``other``, void in ``klass``, holds trumps (``trumps``, its trump holding) that
+    could take ``unit`` led there."""
     order = state.order
     assert order is not None
     if klass == TRUMP or state.class_left is None or state.class_left[other][klass]:
         return False
-    trumps = state.class_holding(other, TRUMP)
     return sum(trumps.values()) >= unit.size and \
         best_value(trumps, order, [unit.kind]) is not None
 
@@ -66,14 +67,16 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
             best = (score, cards)
 
     longest = -1
+    trumps = {o: state.class_holding(o, TRUMP) for o in opponents}  # made once, read often
     for klass in range(5):
         holding = state.class_holding(seat, klass)
         if not holding:
             continue
         units = units_in(holding, order, rules.max_width())
+        theirs = [(o, state.class_holding(o, klass)) for o in opponents]
         sure = [u for u in units
-                if not any(beats_unit(state.class_holding(o, klass), order, u) is not None
-                           or _can_ruff(state, o, klass, u) for o in opponents)]
+                if not any(beats_unit(suit, order, u) is not None
+                           or _can_ruff(state, o, klass, u, trumps[o]) for o, suit in theirs)]
         if len(sure) >= 2 and (klass != TRUMP or rules.trump_throws):
             throw: list[int] = []
             left = dict(holding)

@@ -10,7 +10,7 @@ import random
 
 from gamelog.cards import CARD_TOKENS, Card
 from gamelog.model import Play, ThrowFail, TrickEnd
-from replay.engine import HandReplay
+from replay.engine import HandReplay, MatchContext
 from replay.legal import failing_units, follow_spec, forced_unit, legal_leads
 from replay.trick import TrickPlay, _state_of
 
@@ -45,7 +45,17 @@ def clone(state: HandReplay) -> HandReplay:
     log.items = list(state.log.items)
     log.notices = list(state.log.notices)
     new.log = log
-    new.context = copy.deepcopy(state.context)
+    new.context = _copy_context(state.context)
+    return new
+
+
+def _copy_context(context: MatchContext) -> MatchContext:
+    """A match context copied two levels down (its lists, and the lists in them): what
+    ``copy.deepcopy`` gives for its plain fields, a tenth of the cost."""
+    new = copy.copy(context)
+    for name, value in _state_of(context).items():
+        if isinstance(value, list):
+            setattr(new, name, [list(v) if isinstance(v, list) else v for v in value])
     return new
 
 

@@ -1,0 +1,99 @@
+"""Issue 27: the reader's block fast path (a canonical block of lines decoded and checked at
+once, each hand's events as one run) reads exactly what the line-by-line path reads, and
+``shengji validate`` imports only what it needs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamelog import files, jsonl
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = sorted(p for p in (ROOT / "samples").rglob("*.jsonl")
+                 if not p.name.endswith(".labels.jsonl"))
+
+
+def read_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:
+    """What the reader yields (hands and headers, and the problems) with the block path and
+    with every block read line by line."""
+
+    def collect() -> tuple[list, list]:
+        issues: list = []
+        items = list(files.read(path, strict=False, issues=issues, with_headers=True))
+        return ([(type(i).__name__, getattr(i, "match", None), getattr(i, "number", None),
+                  getattr(i, "first_line", None), list(getattr(i, "events", [])),
+                  [str(x) for x in getattr(i, "issues", [])]) for i in items],
+                [(str(x), getattr(x, "line", None)) for x in issues])
+
+    fast = collect()
+    with monkeypatch.context() as m:
+        m.setattr(jsonl, "canonical_block", lambda *args: None)
+        slow = collect()
+    return fast, slow
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_every_sample_reads_the_same_by_blocks_and_by_lines(path, monkeypatch):
+    fast, slow = read_both(path, monkeypatch)
+    assert fast == slow
+    assert fast[0]
+
+
+def big_file(tmp_path: Path, copies: int = 12) -> tuple[Path, list[str]]:
+    """The two-deck sample match repeated under new match ids: a file of several 1 MiB blocks,
+    whose hands cross block boundaries."""
+    lines = (ROOT / "samples" / "matches" / "tractor-2deck.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])["match"]
+    out = [line.replace(f'"match":"{first}"', f'"match":"{first}-{k}"')
+           for k in range(copies) for line in lines]
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(out) + "\n")
+    assert path.stat().st_size > 2 << 20
+    return path, out
+
+
+def test_a_file_of_many_blocks_reads_the_same_and_finds_what_lines_find(tmp_path, monkeypatch):
+    path, lines = big_file(tmp_path)
+    fast, slow = read_both(path, monkeypatch)
+    assert fast == slow and not fast[1]
+    # three faults deep inside canonical blocks: a key twice, a sequence number repeated, a
+    # line whose spacing is not canonical (not a fault: read line by line, no problem)
+    at = len(lines) // 2
+    while json.loads(lines[at])["type"] != "play":
+        at += 1
+    lines[at] = lines[at].replace('"seat":', '"seat":3,"seat":', 1)
+    again = at + 700
+    while not all(json.loads(lines[i])["type"] == "play" for i in (again - 1, again)):
+        again += 1
+    lines[again] = lines[again - 1]
+    lines[at + 1500] = lines[at + 1500].replace(",", ", ", 1)
+    path.write_text("\n".join(lines) + "\n")
+    fast, slow = read_both(path, monkeypatch)
+    assert fast == slow
+    problems = fast[1]
+    assert any("a key appears twice" in text and line == at + 1 for text, line in problems)
+    assert any("duplicate sequence number" in text and line == again + 1
+               for text, line in problems)
+    assert not any(line == at + 1501 for _, line in problems)
+
+
+def test_validate_imports_only_what_it_needs():
+    """Start-up (issue 27): no polars, pyarrow, jinja2 or plotly, and none of the writers'
+    modules, for ``shengji validate`` of a JSON Lines file."""
+    code = ("import sys, shengji.cli\n"
+            "sys.argv = ['shengji', 'validate', sys.argv[1], '-q']\n"
+            "try:\n    shengji.cli.main()\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code,
+                           str(ROOT / "samples" / "matches" / "tractor-1deck.jsonl")],
+                          capture_output=True, text=True, cwd=ROOT)
+    loaded = set(done.stderr.split()[-1000:])
+    assert "replay.engine" in loaded  # it did validate
+    for heavy in ("polars", "pyarrow", "jinja2", "plotly", "analyze", "gamelog.outputs",
+                  "gamelog.notation", "gamelog.parquet", "tempfile", "shutil"):
+        assert heavy not in loaded, heavy

@@ -3,6 +3,7 @@ the end of a hand, and the exact search of the last tricks.
 
     python bench/core_speed.py                 # 6 rulesets, 20 hands each
     python bench/core_speed.py --hands 50 --repeat 5
+    python bench/core_speed.py --instructions     # instruction counts (valgrind), 3 hands
 
 For each ruleset (tractor with 1, 2 and 3 decks, four-deck, 打万分, 标分 with four players) it
 simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
@@ -16,13 +17,19 @@ simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
   expanded).
 
 Best of ``--repeat`` passes over the same positions; one core; the compiled engine when it is
-installed (``SHENGJI_PURE=1`` for the Python sources).
+installed (``SHENGJI_PURE=1`` for the Python sources). Wall-clock rates on a shared machine
+drift by up to 2x from minute to minute; ``--instructions`` counts instructions instead
+(valgrind's callgrind, which must be installed): for each ruleset the same positions are made
+three times in fresh processes, once alone, once with every playout and once with every
+search, and the differences are printed per playout and per search. Those do not drift.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -76,11 +83,59 @@ def _copy(state):  # type: ignore[no-untyped-def]
     return clone(state)
 
 
+def work(label: str, what: str, hands: int) -> None:
+    """The positions of one ruleset, and with ``what`` their playouts or searches (one pass)."""
+    from replay.rollouts import play_out
+    from replay.search import clone, solve
+
+    name, options = next((n, o) for lab, n, o in RULESETS if lab == label)
+    starts, ends = positions(name, options, hands)
+    for state in starts if what == "play" else []:
+        play_out(clone(state))
+    for state in ends if what == "search" else []:
+        solve(clone(state), {})
+    print(f"positions {len(starts)} {len(ends)}")
+
+
+def instructions(hands: int) -> None:
+    """Instructions per playout and per search, by differences of whole runs (callgrind)."""
+    def count(label: str, what: str) -> tuple[int, str]:
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                               sys.executable, __file__, "--work", what, "--only", label,
+                               "--hands", str(hands)], capture_output=True, text=True)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if done.returncode or not found:
+            raise SystemExit(f"valgrind failed: {done.stderr[-300:]}")
+        return int(found.group(1)), done.stdout.split()[-2:]
+
+    import replay
+
+    print(f"compiled engine: {'yes' if replay.NATIVE else 'no (pure Python)'}; {hands} hands "
+          "per ruleset; instructions (millions)")
+    print(f"{'ruleset':<14} {'per playout':>12} {'per search':>11}")
+    for label, _, _ in RULESETS:
+        alone, (starts, ends) = count(label, "none")
+        play, _ = count(label, "play")
+        search, _ = count(label, "search")
+        print(f"{label:<14} {(play - alone) / max(1, int(starts)) / 1e6:>12.2f} "
+              f"{(search - alone) / max(1, int(ends)) / 1e6:>11.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--hands", type=int, default=20)
+    ap.add_argument("--hands", type=int, default=None, help="20 (3 with --instructions)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind)")
+    ap.add_argument("--work", choices=["none", "play", "search"], help=argparse.SUPPRESS)
+    ap.add_argument("--only", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.work:
+        work(args.only, args.work, args.hands)
+        return
+    if args.instructions:
+        instructions(args.hands or 3)
+        return
+    args.hands = args.hands or 20
     import replay
     from replay.rollouts import play_out
     from replay.search import clone, solve

@@ -140,13 +140,14 @@ def clear_caches() -> None:
     """Empty the engine's memos (answers, unit values, decompositions, declarations). A verdict
     never depends on them (they are keyed on everything that decides an answer); this exists
     so that tests can show it, by validating a hand alone and after others."""
-    from replay import units
+    from replay import legal, units
     from replay.phases import deal, follow
 
     follow.ANSWERS.clear()
     deal.DECLARATIONS.clear()
     units._DECOMPOSED.clear()
     units._VALUES.clear()
+    legal._UNITS_IN.clear()
 
 
 def _running_scores(before: list[int] | None, report: HandReport, recorded: Result | None

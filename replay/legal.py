@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from replay.engine import HandReplay
@@ -31,8 +31,24 @@ class Lead:
         return len(self.units) > 1
 
 
+_UNITS_IN: dict[tuple, list[Unit]] = {}
+"""units_in's answers, keyed on everything that decides them: the order, the widest unit and
+the holding as given (card and copies, in its order: the answer lists units in that order).
+Playouts of one deal meet the same holdings again and again."""
+
+
 def units_in(holding: dict[int, int], order: CardOrder, max_width: int) -> list[Unit]:
     """Every unit a holding of one suit class can lead: singles, n-of-a-kind, chains."""
+    key = (order.uid, max_width, *holding.items())
+    known = _UNITS_IN.get(key)
+    if known is None:
+        if len(_UNITS_IN) > 20_000:
+            _UNITS_IN.clear()
+        known = _UNITS_IN[key] = _units_in(holding, order, max_width)
+    return list(known)
+
+
+def _units_in(holding: dict[int, int], order: CardOrder, max_width: int) -> list[Unit]:
     out: list[Unit] = []
     for width in range(1, max_width + 1):
         out.extend(find_chains(holding, order, width, 1))
@@ -129,17 +145,34 @@ def _multisets_count(items: list[tuple[int, int]], n: int) -> int:
     return ways[n]
 
 
-def _multisets(items: list[tuple[int, int]], n: int) -> Iterator[list[int]]:
-    """Every sub-multiset of ``n`` cards of the ``(card, copies)`` items, as card lists."""
-    if n == 0:
-        yield []
+def _multisets(items: list[tuple[int, int]], n: int) -> list[list[int]]:
+    """Every sub-multiset of ``n`` cards of the ``(card, copies)`` items, as card lists: the
+    most copies of the first item first, then of the next (depth first). Branches that the
+    items left cannot fill are not walked (they hold no multiset)."""
+    out: list[list[int]] = []
+    room = [0] * (len(items) + 1)  # copies held by items i.. (what is left to take from)
+    for i in range(len(items) - 1, -1, -1):
+        room[i] = room[i + 1] + items[i][1]
+    chosen: list[int] = []
+    _walk_multisets(items, room, 0, n, chosen, out)
+    return out
+
+
+def _walk_multisets(items: list[tuple[int, int]], room: list[int], i: int, need: int,
+                    chosen: list[int], out: list[list[int]]) -> None:
+    if need == 0:
+        out.append(list(chosen))
         return
-    if not items:
+    if room[i] < need:
         return
-    (card, k), tail = items[0], items[1:]
-    for take in range(min(k, n), -1, -1):
-        for more in _multisets(tail, n - take):
-            yield [card] * take + more
+    card, k = items[i]
+    for take in range(min(k, need), -1, -1):
+        if room[i + 1] < need - take:
+            break  # taking fewer leaves even more to fill
+        chosen.extend([card] * take)
+        _walk_multisets(items, room, i + 1, need - take, chosen, out)
+        if take:
+            del chosen[-take:]
 
 
 @dataclass
@@ -245,8 +278,11 @@ class FollowSpec:
         if _multisets_count(other_items, rest) > limit or \
                 _multisets_count(suit_items, self.m) > 50 * limit:
             return None
-        parts = [s for s in _multisets(suit_items, self.m)
-                 if self._achieves(counts_of(s), self.m)]
+        if all(not self.answers[i][r] for i, r in enumerate(self.required)):
+            parts = _multisets(suit_items, self.m)  # no structure owed: every one will do
+        else:
+            parts = [s for s in _multisets(suit_items, self.m)
+                     if self._achieves(counts_of(s), self.m)]
         if not parts:
             return []
         extras = list(_multisets(other_items, rest))

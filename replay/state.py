@@ -151,6 +151,66 @@ class HandState:
         return missing
 
 
+def copy_state(o: HandState) -> HandState:
+    """A copy of ``o`` for play to go on in (:func:`replay.search.clone`): every container
+    copied one level down (lists of lists and sets included), everything else shared (the
+    ruleset, the record, the card order, the points table, the completed tricks, tuples).
+    The trick in progress, the violation log and the match context are shared here: the
+    caller copies them. Attribute by attribute, so about ten times cheaper than going through
+    ``copy.copy`` (``__reduce__`` and a dict of every attribute); ``tests/test_review.py``
+    checks that it copies every attribute the class has."""
+    new: HandState = type(o)(o.rules, o.hand, context=o.context)
+    new.log = o.log
+    new.players = o.players
+    new.seq = o.seq
+    new.points_table = o.points_table
+    new.gaps = o.gaps
+    new.stopped = o.stopped
+    new.held = [list(h) for h in o.held]
+    new.hidden = list(o.hidden)
+    new.left = list(o.left)
+    new.known = o.known
+    new.drawn = None if o.drawn is None else [list(d) for d in o.drawn]
+    new.first_draw = o.first_draw
+    new.dealt_kitty = None if o.dealt_kitty is None else list(o.dealt_kitty)
+    new.kitty = list(o.kitty)
+    new.kitty_hidden = o.kitty_hidden
+    new.dealer = o.dealer
+    new.declarer = o.declarer
+    new.level = o.level
+    new.levels = None if o.levels is None else list(o.levels)
+    new.bombs = o.bombs
+    new.trump = o.trump
+    new.trump_known = o.trump_known
+    new.declaration = o.declaration
+    new.dealer_by_declaring = o.dealer_by_declaring
+    new.undetermined = o.undetermined
+    new.bids = list(o.bids)
+    new.passed = set(o.passed)
+    new.contract = o.contract
+    new.high_bidder = o.high_bidder
+    new.auction_closed = o.auction_closed
+    new.kitty_seen = o.kitty_seen
+    new.kitty_buried = o.kitty_buried
+    new.order = o.order
+    new.class_left = None if o.class_left is None else [list(c) for c in o.class_left]
+    new.leader = o.leader
+    new.trick = o.trick
+    new.tricks = list(o.tricks)
+    new.defender_points = o.defender_points
+    new.tricks_before = o.tricks_before
+    new.void = [set(v) for v in o.void]
+    new.pending_forced = o.pending_forced
+    new.other_leaders = list(o.other_leaders)
+    new.outcome = o.outcome
+    new.finished = o.finished
+    new.surrendered = o.surrendered
+    new.round_options = list(o.round_options)
+    new._side = set(o._side)
+    new._side_of = o._side_of
+    return new
+
+
 def held_list(counts: dict[int, int]) -> list[int]:
     """Card -> copies as a sorted list of cards."""
     return [c for c, n in sorted(counts.items()) for _ in range(n)]

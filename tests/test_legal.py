@@ -161,3 +161,27 @@ def test_follows_are_the_enumerated_follows():
         compared += 1
         assert sorted(map(sorted, a)) == sorted(map(sorted, b)), (name, i)
     assert compared > 300
+
+
+def test_multisets_lists_every_sub_multiset_in_the_order_of_the_plain_recursion():
+    """replay.legal._multisets (issue 27: a walk that skips branches it cannot fill) gives
+    the same lists in the same order as the plain recursion, on random holdings."""
+    from replay.legal import _multisets
+
+    def plain(items, n):
+        if n == 0:
+            yield []
+            return
+        if not items:
+            return
+        (card, k), tail = items[0], items[1:]
+        for take in range(min(k, n), -1, -1):
+            for more in plain(tail, n - take):
+                yield [card] * take + more
+
+    rng = random.Random(27)
+    for _ in range(3000):
+        items = [(c, rng.randint(1, 4))
+                 for c in sorted(rng.sample(range(54), rng.randint(0, 8)))]
+        n = rng.randint(0, 10)
+        assert _multisets(items, n) == list(plain(items, n)), (items, n)

@@ -114,6 +114,58 @@ def test_playing_on_a_clone_leaves_the_original_as_it_was():
         assert pickle.dumps(state) == before
 
 
+def test_a_clone_copies_every_attribute_and_shares_no_container():
+    """clone copies attribute by attribute (issue 27: ten times cheaper than copy.copy): a
+    field added to the state or the match context and not copied fails here."""
+    import copy as copy_module
+    import dataclasses
+
+    from replay.results import MatchContext
+    from replay.review import apply_play, clone, to_play
+    from replay.search import _copy_context
+    from replay.trick import Trick, _state_of
+
+    shared = {"rules", "hand", "order", "points_table", "tricks", "bombs", "declaration",
+              "pending_forced", "outcome", "trump"}  # what play never changes, or immutable
+
+    def same(a, b) -> bool:
+        if isinstance(a, Trick):
+            return isinstance(b, Trick) and _state_of(a) == _state_of(b)
+        return a == b
+
+    rng = random.Random(9)
+    for name, players, decks in RULESETS:
+        state = small_position(rng, name, players, decks, cards=6)
+        seat = to_play(state)
+        apply_play(state, seat, choices(state, seat)[0])  # a trick in progress
+        state.context.scores = [10, 20]
+        state.context.round_declarers = [[1], [2, 3]]
+        copied = clone(state)
+        assert type(copied) is type(state)
+        names = _state_of(state)
+        assert set(_state_of(copied)) == set(names)
+        for attr, value in names.items():
+            got = getattr(copied, attr)
+            assert same(got, value), attr
+            if isinstance(value, (list, set, dict)) and attr not in shared:
+                assert got is not value, attr
+                if isinstance(value, list):
+                    assert all(x is not y for x, y in zip(got, value, strict=True)
+                               if isinstance(x, (list, set, dict))), attr
+        assert _state_of(copied.trick) == _state_of(state.trick)
+        assert copied.trick.plays is not state.trick.plays
+        assert copied.log == state.log and copied.log.items is not state.log.items
+    context = MatchContext(levels=["2", "5"], next_dealer=1, accepted_levels=[["2", "3"]],
+                           accepted_dealers=[2], round_declarers=[[0], [1, 2]], scores=[5, 6])
+    assert {f.name for f in dataclasses.fields(MatchContext)} == {
+        "levels", "next_dealer", "accepted_levels", "accepted_dealers", "round_declarers",
+        "scores"}  # the fields _copy_context copies
+    again = _copy_context(context)
+    assert again == copy_module.deepcopy(context)
+    assert again.accepted_levels[0] is not context.accepted_levels[0]
+    assert again.round_declarers[1] is not context.round_declarers[1]
+
+
 def _weak_match(seed: int, hands: int) -> list:
     import gamelog
     from replay.agents import HeuristicAgent, RandomAgent

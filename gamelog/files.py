@@ -8,6 +8,7 @@ path.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -202,7 +203,6 @@ class _PackedHand(msgspec.Struct, array_like=True, gc=False):
 
 
 _PACK = msgspec.msgpack.Encoder()
-_UNPACK: list[msgspec.msgpack.Decoder] = []  # made on first use (it resolves every event type)
 
 
 def pack_hands(hands: Iterable[Hand]) -> bytes:
@@ -220,10 +220,10 @@ def unpack_hands(data: bytes) -> list[Hand]:
             for p in _unpacker().decode(data)]
 
 
+@functools.cache
 def _unpacker() -> msgspec.msgpack.Decoder:
-    if not _UNPACK:
-        _UNPACK.append(msgspec.msgpack.Decoder(list[_PackedHand]))
-    return _UNPACK[0]
+    """Made on first use: it resolves every event type, which start-up need not pay for."""
+    return msgspec.msgpack.Decoder(list[_PackedHand])
 
 
 def events_of(items: Iterable[Hand | MatchStart]) -> Iterator[Event]:

@@ -109,10 +109,13 @@ def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str
                ) -> Iterator[Item | tuple[int, EventRun]]:
     """``(line number, event or error)`` for every non-blank line of a stream; the events
     of a hand after its first may come as one :class:`~gamelog.reader.EventRun` (see
-    :func:`canonical_block`)."""
+    :func:`canonical_block`, tried until a block turns out to come from another writer: its
+    lines all decode but are spelled otherwise, and then so will the rest be)."""
+    writer = _Writer()
     for number, lines in numbered_blocks(stream, source):
         if type(lines) is LineBlock:
-            found = canonical_block(number, lines, decoder)
+            found = canonical_block(number, lines, decoder, writer) if writer.canonical \
+                else None
             if found is not None:
                 yield from found
                 continue
@@ -130,8 +133,17 @@ class LineBlock(bytes):
     __slots__ = ()
 
 
-def canonical_block(number: int, block: LineBlock, decoder: EventDecoder
-                    ) -> list[Item | tuple[int, EventRun]] | None:
+class _Writer:
+    """What the blocks of one stream showed of the writer: whether it writes canonically."""
+
+    __slots__ = ("canonical",)
+
+    def __init__(self) -> None:
+        self.canonical = True
+
+
+def canonical_block(number: int, block: LineBlock, decoder: EventDecoder,
+                    writer: _Writer | None = None) -> list[Item | tuple[int, EventRun]] | None:
     """The items of a block of lines (the first is line ``number``) when every line is an
     event in the canonical form (what :func:`write` writes); ``None`` otherwise, and the
     block is then read line by line.
@@ -147,6 +159,8 @@ def canonical_block(number: int, block: LineBlock, decoder: EventDecoder
     except (msgspec.MsgspecError, RecordError, RecursionError, ValueError):
         return None
     if _ENCODER.encode_lines(events) != block + b"\n":
+        if writer is not None:
+            writer.canonical = False  # every line decoded, spelled another way
         return None
     out: list[Item | tuple[int, EventRun]] = []
     types = list(map(type, events))

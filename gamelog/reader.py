@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, get_args, get_origin
 
 import msgspec
 
@@ -221,20 +221,8 @@ def _key_counter(kind: type[Event]) -> Any:
     """``f(event)``: how many keys a line of this event type must have held, given the fields
     that are not at their default (``None`` for a type with nested objects, whose keys cannot be
     counted from the event alone). Generated per type, for speed."""
-    info = msgspec.inspect.type_info(kind)
-    nested = (msgspec.inspect.DictType, msgspec.inspect.StructType)
-
-    def has_nested(t: Any) -> bool:
-        if isinstance(t, nested):
-            return True
-        if isinstance(t, msgspec.inspect.UnionType):
-            return any(has_nested(x) for x in t.types)
-        if isinstance(t, msgspec.inspect.ListType):
-            return has_nested(t.item_type)
-        return False
-
-    fields = info.fields  # type: ignore[attr-defined]
-    if any(has_nested(f.type) for f in fields):
+    fields = _flat_fields(kind)
+    if fields is None:
         return None
     required = 1 + sum(f.required for f in fields)  # "type" and the required fields
     terms = [f"(ev.{f.name} != _d{i})" if f.default is not None else f"(ev.{f.name} is not None)"
@@ -242,6 +230,19 @@ def _key_counter(kind: type[Event]) -> Any:
     env = {f"_d{i}": f.default for i, f in enumerate(fields) if not f.required}
     exec(f"def count(ev): return {' + '.join([str(required), *terms])}", env)
     return env["count"]
+
+
+def _flat_fields(kind: Any) -> tuple[Any, ...] | None:
+    """The fields of an event type, or ``None`` when one of them can hold a nested object (a
+    struct or a mapping, whose keys a line also counts)."""
+    fields = msgspec.structs.fields(kind)
+    return None if any(_nested(f.type) for f in fields) else fields
+
+
+def _nested(t: Any) -> bool:
+    if get_origin(t) is dict or (isinstance(t, type) and issubclass(t, (msgspec.Struct, dict))):
+        return True
+    return any(_nested(a) for a in get_args(t))
 
 
 class _KeyCounters(dict):  # type: ignore[type-arg]
@@ -262,19 +263,9 @@ class _KeyBases(dict):  # type: ignore[type-arg]
     ``None`` for a type with nested objects; made on first use, like :data:`KEY_COUNT`."""
 
     def __missing__(self, kind: Any) -> int | None:
-        nested = any(_nested(f.type) for f in msgspec.structs.fields(kind))
-        base = self[kind] = None if nested else 1 + sum(
-            d is msgspec.NODEFAULT for d in kind.__struct_defaults__) + len(
-            kind.__struct_fields__) - len(kind.__struct_defaults__)
+        fields = _flat_fields(kind)
+        base = self[kind] = None if fields is None else 1 + sum(f.required for f in fields)
         return base
-
-
-def _nested(t: Any) -> bool:
-    import typing
-
-    if isinstance(t, type) and (issubclass(t, (msgspec.Struct, dict))):
-        return True
-    return any(_nested(a) for a in typing.get_args(t) if a is not type(None))
 
 
 KEY_BASE: dict[type, int | None] = _KeyBases()

@@ -97,3 +97,20 @@ def test_validate_imports_only_what_it_needs():
     for heavy in ("polars", "pyarrow", "jinja2", "plotly", "analyze", "gamelog.outputs",
                   "gamelog.notation", "gamelog.parquet", "tempfile", "shutil"):
         assert heavy not in loaded, heavy
+
+
+def test_a_file_from_another_writer_is_tried_on_the_fast_path_once(tmp_path, monkeypatch):
+    """Lines that decode but are spelled otherwise (here a space after each comma) mean
+    another writer: the rest of the file goes line by line without decoding every block
+    twice, and reads the same."""
+    path, lines = big_file(tmp_path)
+    path.write_text("\n".join(line.replace(",", ", ") for line in lines) + "\n")
+    tried = []
+    real = jsonl.canonical_block
+    monkeypatch.setattr(jsonl, "canonical_block",
+                        lambda *args: tried.append(1) or real(*args))
+    issues: list = []
+    hands = list(files.read_hands(path, strict=False, issues=issues))
+    assert len(tried) == 1 and not issues
+    assert len(hands) == len({(json.loads(x)["match"], json.loads(x)["hand"])
+                              for x in lines if json.loads(x)["type"] != "match"})

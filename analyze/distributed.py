@@ -1,80 +1,367 @@
-"""Validation and export on a Ray cluster (``--engine ray``): one machine is not enough.
+"""Validation, export and review on a Ray cluster (``--engine ray``): one machine is not enough.
 
-The driver reads the records (files or a partitioned Parquet data set, as every reader does)
-and cuts them into chunks of whole matches (hands depend on the hands before them, so a match
-is never split), packed as MessagePack. Ray Data maps the chunks over a pool of workers, each
-holding one replayer (rulesets are built once per worker and reused); a worker replays its
-chunk and, for an export, computes the export tables' rows there (``analyze.metrics.Collector``,
-as Arrow IPC). The driver keeps the chunks' order, so the reports and rows are those of the
-local engine, and writes the tables as Parquet partitioned by ruleset and a match-id bucket.
+The driver handles names and sizes, never records:
+
+1. **Plan.** The driver lists the record files (``gamelog.files.record_files``) and their
+   sizes. A first round of small tasks reads each file's match ids on the nodes (a byte scan of
+   JSON Lines, the ``match`` column of Parquet) and returns them as 64-bit hashes. Files that
+   share a match are one *group* (union-find): the local reader shares headers and the
+   already-read hands between files by match id, so a match split across files (a header in
+   one part, hands in another) is read as one, exactly as ``-j 1`` reads it. A hash collision
+   only merges two groups, which is never wrong.
+2. **Shares.** Each group is one task, or, when a group is a large part of the input, several
+   *shares* of it: every share reads the whole group (so the reader's verdicts are those of one
+   reader) and replays only its matches (validate, export: by match-id bucket, since a hand
+   depends on the hands before it) or reviews only its hands (review: by position, every hand
+   still replayed for its context).
+3. **Workers read and write.** Each task opens its files itself (from the driver's working
+   directory, so file names print as they do locally), replays them with the worker's replayer
+   (rulesets are cached per worker process and reused), and returns only a small summary:
+   validate's output lines and counts, review's hand reviews, export's row counts. An export's
+   task writes its Parquet parts itself, partitioned by ruleset and match-id bucket, into its
+   own attempt folder inside the export's build folder; the driver moves every task's parts
+   into place once every task has finished and then swaps the build folder in whole
+   (:func:`gamelog.outputs.owned_directory`). A task lost with its node is retried by Ray (its
+   half-written attempt folder is never moved in); a run that fails leaves the earlier output
+   as it was.
+4. **Order.** The driver puts the summaries back in input order (file by file, hand by hand),
+   with at most a few tasks a CPU in flight, so its memory stays flat however large the input.
+
 See docs/scale.md.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
-import pickle
+import re
+import shutil
+import uuid
 import zlib
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.dataset as pads
-
-from analyze.batches import from_ipc, to_ipc
 from gamelog import files
-from gamelog.errors import RecordError
-from gamelog.model import Hand
+from gamelog.errors import GamelogIOError, RecordError
 
 BUCKETS = 16
 """Match-id buckets per ruleset in a partitioned export (``bucket=0..15``)."""
 ROWS_PER_FILE = 1_000_000
 """At most this many rows in one file of a partitioned export (files of bounded size)."""
+SLICE_HANDS = 500
+"""An export task writes its rows every this many hands (so a worker's memory stays flat)."""
+RETRIES = 3
+"""Times Ray runs a task again after its worker or node is lost."""
+PARTS = ".parts"
+"""The folder inside an export's build folder where each task attempt writes its parts."""
 
 
-def _chunks(hands: Iterable[Hand], batch_hands: int) -> Iterator[bytes]:
-    batch: list[Hand] = []
-    for hand in hands:
-        if batch and len(batch) >= batch_hands and hand.match != batch[-1].match:
-            yield files.pack_hands(batch)
-            batch = []
-        batch.append(hand)
-    if batch:
-        yield files.pack_hands(batch)
+# -- planning: groups of files that share a match, and their shares -------------------------------
+
+@dataclass(frozen=True)
+class Share:
+    """One task's part of the input: the record files of one group (indices into the run's
+    file list, in input order), and which share of them this task replays or reviews."""
+
+    files: tuple[int, ...]
+    share: int = 0
+    shares: int = 1
 
 
-class _Replayer:
-    """A Ray Data worker: replays chunks of whole matches; with ``tables``, also computes the
-    export rows. One per worker process, so its rulesets (cached by ``replay``) are reused."""
+_MATCH_KEY = re.compile(rb'"match"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
-    def __init__(self, ruleset: str | None, options: dict[str, Any], tables: bool) -> None:
-        self.ruleset = ruleset
-        self.options = options
-        self.tables = tables
 
-    def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:
-        import replay
-        from analyze.metrics import Collector
+def _hash(match: bytes) -> int:
+    return int.from_bytes(hashlib.blake2b(match, digest_size=8).digest(), "little")
 
-        out_index, out_reports, out_tables = [], [], []
-        for index, packed in zip(batch["index"], batch["packed"], strict=True):
-            reports = list(replay.validate_hands(files.unpack_hands(bytes(packed)),
-                                                 ruleset=self.ruleset, options=self.options))
-            tables = b""
-            if self.tables:
-                collector = Collector()
-                for report in reports:
-                    if not any(isinstance(i, replay.RulesetProblem)
-                               for i in report.record_issues):
-                        collector.add(report)
-                tables = to_ipc(collector.frames())
-            out_index.append(int(index))
-            out_reports.append(zlib.compress(pickle.dumps(reports, protocol=5), 1))
-            out_tables.append(tables)
-        return {"index": out_index, "reports": out_reports, "tables": out_tables}
 
+def match_hashes(path: str) -> list[int]:
+    """The 64-bit hashes of the match ids a record file holds (what the plan groups files by):
+    a scan of JSON Lines for their ``"match"`` keys, the ``match`` column of Parquet, the
+    reader for the hand notation. A file that cannot be read gives none (the task that reads
+    it reports why)."""
+    found: set[int] = set()
+    try:
+        kind = files.record_format(path)
+        if kind == "jsonl":
+            with files.jsonl.open_binary(Path(path)) as stream:
+                tail = b""
+                while block := stream.read(1 << 22):
+                    chunk = tail + block
+                    cut = chunk.rfind(b"\n") + 1
+                    found.update(_hash(m) for m in _MATCH_KEY.findall(chunk, 0, cut))
+                    tail = chunk[cut:]
+                found.update(_hash(m) for m in _MATCH_KEY.findall(tail))
+        elif kind == "parquet":
+            import pyarrow.compute as pc
+            import pyarrow.parquet as pq
+
+            column = pq.ParquetFile(path).read(columns=["match"]).column("match")
+            found.update(_hash(m.encode("utf-8", "surrogatepass"))
+                         for m in pc.unique(column).to_pylist() if m is not None)
+        else:
+            for item in files.read(path, with_headers=True):
+                found.add(_hash(item.match.encode("utf-8", "surrogatepass")))
+    except Exception:  # reported by the task that reads the file
+        return []
+    return sorted(found)
+
+
+def group_files(hashes: list[list[int]]) -> list[tuple[int, ...]]:
+    """Files (by index) that share a match id, as groups in the order of their first file."""
+    parent = list(range(len(hashes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[int, int] = {}
+    for i, found in enumerate(hashes):
+        for h in found:
+            j = owner.setdefault(h, i)
+            if j != i:
+                a, b = root(i), root(j)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(hashes)):
+        groups.setdefault(root(i), []).append(i)
+    return [tuple(g) for _, g in sorted(groups.items())]
+
+
+def plan_shares(groups: list[tuple[int, ...]], sizes: list[int], workers: int, *,
+                per_hand: bool = False, min_bytes: int = 8 << 20) -> list[Share]:
+    """The tasks of a run: each group one task, or a group that is a large part of the input
+    cut into shares so that every worker has work. Validation and export cut only groups of at
+    least ``min_bytes`` (each share reads the whole group); a review (``per_hand``: reviewing
+    costs a thousand times reading) cuts any group, aiming at four tasks a worker."""
+    total = max(1, sum(sizes))
+    out: list[Share] = []
+    for group in groups:
+        size = sum(sizes[i] for i in group)
+        if per_hand:
+            shares = max(1, round(4 * workers * size / total))
+        else:
+            shares = max(1, min(round(workers * size / total), size // min_bytes))
+        out.extend(Share(group, s, shares) for s in range(shares))
+    return out
+
+
+def bucket_of(match: str) -> int:
+    """The match-id bucket of a partitioned export: stable across runs and machines."""
+    return zlib.crc32(match.encode("utf-8", "surrogatepass")) % BUCKETS
+
+
+# -- the workers' side -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Job:
+    """What every task of a run shares: the files (as the driver names them), the driver's
+    working directory (where those names are read from), the ruleset and replay options."""
+
+    paths: tuple[str, ...]
+    cwd: str
+    ruleset: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+class _InDriversDirectory:
+    """Read the files from the driver's working directory (restored after the task)."""
+
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+
+    def __enter__(self) -> None:
+        self.previous = os.getcwd()
+        try:
+            os.chdir(self.cwd)
+        except OSError as exc:
+            raise GamelogIOError(f"{self.cwd}: the driver's working directory is not on this "
+                                 f"node ({exc.strerror or exc}); the input must be on storage "
+                                 "every node sees, at the same path") from None
+
+    def __exit__(self, *exc: object) -> None:
+        os.chdir(self.previous)
+
+
+def _share_hands(job: Job, share: Share, issues: list[RecordError]) -> Iterator[Any]:
+    """The share's files read in order: ``(file index, position in the file, hand)``."""
+    names = [job.paths[i] for i in share.files]
+    index = {str(Path(p)): i for p, i in zip(names, share.files, strict=True)}
+    position: dict[int, int] = {}
+    for hand in files.read_hands(names, issues=issues):
+        f = index.get(hand.source or "", share.files[0])
+        pos = position.get(f, 0)
+        position[f] = pos + 1
+        yield f, pos, hand
+
+
+def _mine(share: Share, match: str) -> bool:
+    return share.shares == 1 or zlib.crc32(match.encode("utf-8", "surrogatepass")) \
+        % share.shares == share.share
+
+
+def _replayed(job: Job, share: Share, issues: list[RecordError]) -> Iterator[Any]:
+    """``(file index, position, report)`` for the share's matches, in input order."""
+    import replay
+
+    places: deque[tuple[int, int]] = deque()
+
+    def feed() -> Iterator[Any]:
+        for f, pos, hand in _share_hands(job, share, issues):
+            if _mine(share, hand.match):
+                places.append((f, pos))
+                yield hand
+
+    for report in replay.validate_hands(feed(), ruleset=job.ruleset,
+                                        options=dict(job.options)):
+        f, pos = places.popleft()
+        yield f, pos, report
+
+
+def _issue_texts(share: Share, issues: list[RecordError]) -> list[tuple[str, str]]:
+    """The reader's problems of a share's files as (kind, text); only the first share of a
+    group sends them (every share reads the same files)."""
+    from gamelog.reader import RecordWarning
+
+    if share.share:
+        return []
+    return [("warning" if isinstance(i, RecordWarning) else "error", str(i)) for i in issues]
+
+
+def validate_task(job: Job, share: Share, tally: Callable[..., str | None]
+                  ) -> tuple[list[tuple[int, int, str]], dict[str, int], list[tuple[str, str]],
+                             list[tuple[str, str]]]:
+    """A worker: replay a share; ``tally(report, counts, found)`` counts each report and
+    renders it. Returns the rendered lines ``(file, position, line)``, the counts, the problems
+    ``tally`` found, and the reader's problems."""
+    from collections import defaultdict
+
+    issues: list[RecordError] = []
+    counts: dict[str, int] = defaultdict(int)
+    found: list[tuple[str, str]] = []
+    lines: list[tuple[int, int, str]] = []
+    with _InDriversDirectory(job.cwd):
+        for f, pos, report in _replayed(job, share, issues):
+            line = tally(report, counts, found)
+            if line is not None:
+                lines.append((f, pos, line))
+    return lines, dict(counts), found, _issue_texts(share, issues)
+
+
+def export_task(job: Job, share: Share, task: int, build: str
+                ) -> tuple[str, dict[str, int], list[tuple[str, str]], list[tuple[str, str]], int]:
+    """A worker: replay a share and write its export rows as Parquet parts under
+    ``build/.parts/ATTEMPT/`` (partitioned by ruleset and bucket). Returns the attempt folder's
+    name, the rows per table, the rulesets' problems, the reader's problems and the hands."""
+    import replay
+    from analyze.metrics import Collector
+
+    attempt = f"{task:06d}-{uuid.uuid4().hex[:8]}"
+    folder = Path(build) / PARTS / attempt
+    issues: list[RecordError] = []
+    problems: list[tuple[str, str]] = []
+    counts: dict[str, int] = {}
+    rulesets: dict[str, str] = {}
+    hands = 0
+    with _InDriversDirectory(job.cwd):
+        collector = Collector()
+        slices = 0
+
+        def write() -> None:
+            nonlocal slices
+            frames = collector.drain()
+            write_piece({name: frame.to_arrow() for name, frame in frames.items()},
+                        folder, f"part-{task:06d}-{slices:05d}", rulesets, counts)
+            slices += 1
+
+        for _f, _pos, report in _replayed(job, share, issues):
+            hands += 1
+            bad = [i for i in report.record_issues if isinstance(i, replay.RulesetProblem)]
+            problems.extend(("error", str(i)) for i in bad)
+            if not bad:
+                collector.add(report)
+            if collector.pending_hands >= SLICE_HANDS:
+                write()
+        write()
+    return attempt, counts, problems, _issue_texts(share, issues), hands
+
+
+def review_task(job: Job, share: Share, budget: Any, keep: Callable[[Any], bool] | None,
+                describe: Callable[[Any], Any]
+                ) -> tuple[list[tuple[int, int, Any]], list[tuple[str, str]], int]:
+    """A worker: review the hands of a share (every ``shares``-th hand ``keep`` accepts; every
+    hand is still replayed for its context). Returns ``(file, position, (review,
+    describe(hand)))`` per reviewed hand, the reader's problems and the hands read."""
+    from replay.review import review_hands
+
+    issues: list[RecordError] = []
+    places: dict[int, tuple[int, int]] = {}
+    kept: deque[tuple[int, int, Any]] = deque()
+    chosen = [0]
+    read = [0]
+
+    def mine(hand: Any) -> bool:
+        read[0] += 1
+        f, pos = places.pop(id(hand))
+        if keep is not None and not keep(hand):
+            return False
+        chosen[0] += 1
+        if (chosen[0] - 1) % share.shares != share.share:
+            return False
+        kept.append((f, pos, hand))
+        return True
+
+    def feed() -> Iterator[Any]:
+        for f, pos, hand in _share_hands(job, share, issues):
+            places[id(hand)] = (f, pos)
+            yield hand
+
+    out: list[tuple[int, int, Any]] = []
+    with _InDriversDirectory(job.cwd):
+        for review in review_hands(feed(), ruleset=job.ruleset, budget=budget, keep=mine):
+            f, pos, hand = kept.popleft()
+            out.append((f, pos, (review, describe(hand))))
+    return out, _issue_texts(share, issues), read[0] if share.share == 0 else 0
+
+
+def export_review_task(job: Job, share: Share, task: int, build: str, budget: Any
+                       ) -> tuple[str, dict[str, int], list[tuple[str, str]], int]:
+    """A worker: review a share's hands (as :func:`review_task`) and write their ``decisions``
+    and ``bids`` rows as parts under ``build/.parts/ATTEMPT/``. Returns the attempt folder's
+    name, the rows per table, the reader's problems and the hands reviewed."""
+    from analyze.decisions import decision_slices
+
+    attempt = f"r{task:06d}-{uuid.uuid4().hex[:8]}"
+    folder = Path(build) / PARTS / attempt
+    rulesets: dict[str, str] = {}
+
+    def ruleset_of(hand: Any) -> None:
+        if hand.header is not None:
+            rulesets[hand.match] = hand.header.ruleset
+        return None
+
+    results, problems, _read = review_task(job, share, budget, None, ruleset_of)
+    counts: dict[str, int] = {}
+    for k, tables in enumerate(decision_slices(review for _f, _p, (review, _) in results)):
+        write_piece({name: frame.to_arrow() for name, frame in tables.items()}, folder,
+                    f"part-r{task:06d}-{k:05d}", rulesets, counts)
+    return attempt, counts, problems, len(results)
+
+
+def match_hashes_task(job: Job, index: int) -> list[int]:
+    """A worker: the match hashes of one file of the run."""
+    with _InDriversDirectory(job.cwd):
+        return match_hashes(job.paths[index])
+
+
+# -- the driver's side -----------------------------------------------------------------------------
 
 def _started(address: str | None, jobs: int) -> bool:
     """Connect to the cluster at ``address`` (or ``RAY_ADDRESS``), or start a local Ray for the
@@ -89,12 +376,32 @@ def _started(address: str | None, jobs: int) -> bool:
     address = address or os.environ.get("RAY_ADDRESS") or None
     kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR,
                               "log_to_driver": False, "configure_logging": False}
-    if address is None:
+    if address is None:  # a Ray of our own, even when another runs on this machine
+        address = "local"
         kwargs["num_cpus"] = jobs
     else:
         reachable(address)
-    ray.init(address=address, **kwargs)
+    with _quiet_stderr():  # Ray's core logs a line or two at start-up, whatever the level
+        ray.init(address=address, **kwargs)
     return True
+
+
+class _quiet_stderr:
+    """Standard error (the file descriptor, which Ray's C++ core writes to) sent to
+    /dev/null for the duration."""
+
+    def __enter__(self) -> None:
+        import sys
+
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+
+    def __exit__(self, *exc: object) -> None:
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
 
 
 CONNECT_TIMEOUT = 10.0
@@ -121,74 +428,213 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
                               ) from None
 
 
-def replay_on_ray(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *,
-                  address: str | None = None, jobs: int = 2, ruleset: str | None = None,
-                  options: dict[str, Any] | None = None, tables: bool = False,
-                  issues: list[RecordError] | None = None, batch_hands: int = 200
-                  ) -> Iterator[tuple[list[Any], dict[str, pa.Table] | None]]:
-    """For each chunk of whole matches, in input order: its hand reports and (``tables``) its
-    export tables, computed on the Ray workers."""
-    import ray
-    import ray.data
+class Cluster:
+    """A run on Ray: connects (or starts a local Ray) on entry, disconnects on exit; plans the
+    run's tasks and runs them with a bounded number in flight, results in task order."""
 
-    started = _started(address, jobs)
-    try:
-        context = ray.data.DataContext.get_current()
-        context.execution_options.preserve_order = True
-        context.enable_progress_bars = False
-        chunks = list(_chunks(files.read_hands(paths, issues=issues), batch_hands))
-        if not chunks:
-            return
-        dataset = ray.data.from_items([{"index": i, "packed": c} for i, c in enumerate(chunks)],
-                                      override_num_blocks=len(chunks))
-        mapped = dataset.map_batches(
-            _Replayer, fn_constructor_args=(ruleset, options or {}, tables), batch_size=1,
-            concurrency=max(1, jobs), batch_format="numpy")
-        for row in mapped.iter_rows():
-            reports = pickle.loads(zlib.decompress(bytes(row["reports"])))
-            yield reports, (from_ipc(bytes(row["tables"])) if tables else None)
-    finally:
-        if started:
+    def __init__(self, paths: Iterable[str | os.PathLike[str]], *, address: str | None = None,
+                 jobs: int = 2, ruleset: str | None = None,
+                 options: dict[str, Any] | None = None) -> None:
+        names = tuple(str(p) for p in files.record_files(list(paths)))
+        self.job = Job(names, os.getcwd(), ruleset, tuple(sorted((options or {}).items())))
+        self.address = address
+        self.jobs = jobs
+        self.started = False
+
+    def __enter__(self) -> Cluster:
+        self.started = _started(self.address, self.jobs)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.started:
+            import ray
+
             ray.shutdown()
 
+    @property
+    def workers(self) -> int:
+        import ray
 
-def bucket_of(match: str) -> int:
-    """The match-id bucket of a partitioned export: stable across runs and machines."""
-    return zlib.crc32(match.encode("utf-8", "surrogatepass")) % BUCKETS
+        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def shares(self, per_hand: bool = False) -> list[Share]:
+        """The run's tasks: groups of files that share a match (read on the nodes), cut into
+        shares."""
+        paths = self.job.paths
+        if not paths:
+            return []
+        hashes = list(self.run(match_hashes_task, [(self.job, i) for i in range(len(paths))]))
+        sizes = []
+        for p in paths:
+            try:
+                sizes.append(os.path.getsize(p))
+            except OSError:
+                sizes.append(0)
+        return plan_shares(group_files(hashes), sizes, self.workers, per_hand=per_hand)
+
+    def run(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        """``fn(*task)`` for every task on the cluster, results in the tasks' order, at most
+        three tasks a CPU in flight (lost workers' tasks retried by Ray)."""
+        import ray
+
+        remote = ray.remote(num_cpus=1, max_retries=RETRIES)(fn)
+        window = 3 * self.workers
+        pending: deque[Any] = deque()
+        for task in tasks:
+            pending.append(remote.remote(*task))
+            if len(pending) >= window:
+                yield ray.get(pending.popleft())
+        while pending:
+            yield ray.get(pending.popleft())
 
 
-def write_partitioned(pieces: Iterable[dict[str, pa.Table]], directory: Path
+def in_file_order(shares: list[Share], results: Iterable[Any],
+                  items: Callable[[Any], Iterable[tuple[int, int, Any]]]
+                  ) -> Iterator[tuple[Any, list[Any]]]:
+    """Each task's result (in task order) with, once every share of its group is done, the
+    group's items ``(file, position, value)`` put back in input order (by file, then
+    position); results of a group not yet complete come with an empty list. A group's files
+    may be apart (a match split across distant files): its items are still in file order."""
+    by_group: dict[tuple[int, ...], list[Any]] = {}
+    done: dict[tuple[int, ...], int] = {}
+    for share, result in zip(shares, results, strict=True):
+        bucket = by_group.setdefault(share.files, [])
+        bucket.extend(items(result))
+        done[share.files] = done.get(share.files, 0) + 1
+        if done[share.files] == share.shares:
+            bucket = by_group.pop(share.files)
+            bucket.sort(key=lambda item: (item[0], item[1]))
+            yield result, [value for _f, _p, value in bucket]
+        else:
+            yield result, []
+
+
+def validate_on_ray(paths: Iterable[str | os.PathLike[str]], tally: Callable[..., str | None],
+                    *, address: str | None = None, jobs: int = 2, ruleset: str | None = None,
+                    options: dict[str, Any] | None = None
+                    ) -> Iterator[tuple[list[str], dict[str, int], list[tuple[str, str]],
+                                        list[tuple[str, str]]]]:
+    """Validate on the cluster: per task, in input order, the lines ``tally`` rendered (see
+    :func:`validate_task`), the counts, the problems ``tally`` found and the reader's
+    problems."""
+    with Cluster(paths, address=address, jobs=jobs, ruleset=ruleset, options=options) as run:
+        shares = run.shares()
+        results = run.run(validate_task, [(run.job, s, tally) for s in shares])
+        for (_lines, counts, found, read), lines in in_file_order(
+                shares, results, lambda r: r[0]):
+            yield lines, counts, found, read
+
+
+def review_on_ray(paths: Iterable[str | os.PathLike[str]], *, budget: Any,
+                  keep: Callable[[Any], bool] | None, describe: Callable[[Any], Any],
+                  address: str | None = None, jobs: int = 2, ruleset: str | None = None
+                  ) -> Iterator[tuple[list[tuple[Any, Any]], list[tuple[str, str]], int]]:
+    """Review on the cluster: per task, in input order, ``(review, describe(hand))`` of the
+    hands reviewed, the reader's problems, and the hands read (of the task's share)."""
+    with Cluster(paths, address=address, jobs=jobs, ruleset=ruleset) as run:
+        shares = run.shares(per_hand=True)
+        results = run.run(review_task, [(run.job, s, budget, keep, describe) for s in shares])
+        for (_out, found, read), reviews in in_file_order(shares, results, lambda r: r[0]):
+            yield reviews, found, read
+
+
+def export_on_ray(paths: Iterable[str | os.PathLike[str]], directory: str | os.PathLike[str],
+                  *, address: str | None = None, jobs: int = 2, ruleset: str | None = None,
+                  review: Any = None, progress: Callable[[int], None] | None = None
+                  ) -> tuple[list[tuple[Path, int]], list[tuple[str, str]]]:
+    """Export on the cluster: every task writes its parts (with ``review``, a budget, the
+    review's tasks their ``decisions`` and ``bids`` parts too), then the driver moves them into
+    place and swaps the new export in whole. Returns (table directory, rows) per table and the
+    problems found (the rulesets' and the reader's)."""
+    from gamelog.outputs import owned_directory
+
+    out = Path(os.path.abspath(directory))
+    counts: dict[str, int] = {}
+    problems: list[tuple[str, str]] = []
+    attempts: list[str] = []
+
+    def tally(attempt: str, rows: dict[str, int], found: list[tuple[str, str]],
+              hands: int) -> None:
+        attempts.append(attempt)
+        for name, n in rows.items():
+            counts[name] = counts.get(name, 0) + n
+        problems.extend(found)
+        if progress is not None:
+            progress(hands)
+
+    with Cluster(paths, address=address, jobs=jobs, ruleset=ruleset) as run, \
+            owned_directory(out, "export") as build:
+        shares = run.shares()
+        for attempt, rows, found, read, hands in run.run(
+                export_task, [(run.job, s, k, str(build)) for k, s in enumerate(shares)]):
+            tally(attempt, rows, found + read, hands)
+        if review is not None:
+            for attempt, rows, _read, hands in run.run(
+                    export_review_task, [(run.job, s, k, str(build), review)
+                                         for k, s in enumerate(run.shares(per_hand=True))]):
+                tally(attempt, rows, [], hands)  # the reader's problems: told once, above
+        _move_parts(build, attempts)
+    return [(out / name, rows) for name, rows in sorted(counts.items())], problems
+
+
+def _move_parts(build: Path, attempts: list[str]) -> None:
+    """Every finished attempt's parts moved from ``build/.parts/ATTEMPT/`` to their place in
+    ``build``; the folder of attempts (a lost task's half-written one too) then removed."""
+    parts = build / PARTS
+    for attempt in attempts:
+        root = parts / attempt
+        for folder, _dirs, names in os.walk(root):
+            target = build / Path(folder).relative_to(root)
+            target.mkdir(parents=True, exist_ok=True)
+            for name in names:
+                os.replace(Path(folder) / name, target / name)
+    shutil.rmtree(parts, ignore_errors=True)
+
+
+# -- partitioned Parquet ---------------------------------------------------------------------------
+
+def write_piece(tables: dict[str, Any], directory: Path, basename: str,
+                rulesets: dict[str, str], counts: dict[str, int]) -> None:
+    """Write one slice of tables under ``directory/NAME/ruleset=R/bucket=B/BASENAME-I.parquet``
+    (hive partitioning, the partition values from each row's match: its ruleset learned from
+    the ``matches`` rows seen so far, in ``rulesets``); rows counted in ``counts``."""
+    import pyarrow as pa
+    import pyarrow.dataset as pads
+
+    matches_table = tables.get("matches")
+    if matches_table is not None:
+        for match, name in zip(matches_table.column("match").to_pylist(),
+                               matches_table.column("ruleset").to_pylist(), strict=True):
+            rulesets[match] = name
+    for name, table in tables.items():
+        counts.setdefault(name, 0)
+        if not table.num_rows:
+            continue
+        matches = table.column("match").to_pylist()
+        if "ruleset" not in table.schema.names:
+            table = table.append_column("ruleset", pa.array(
+                [rulesets.get(m, "?") for m in matches], pa.string()))
+        table = table.append_column("bucket", pa.array(
+            [bucket_of(m) for m in matches], pa.int32()))
+        pads.write_dataset(table, directory / name, format="parquet",
+                           partitioning=["ruleset", "bucket"], partitioning_flavor="hive",
+                           existing_data_behavior="overwrite_or_ignore",
+                           basename_template=f"{basename}-{{i}}.parquet",
+                           max_rows_per_file=ROWS_PER_FILE,
+                           max_rows_per_group=min(ROWS_PER_FILE, 100_000))
+        counts[name] += table.num_rows
+
+
+def write_partitioned(pieces: Iterable[dict[str, Any]], directory: Path
                       ) -> list[tuple[Path, int]]:
-    """Each table under ``directory/NAME/ruleset=R/bucket=B/part-K-I.parquet`` (hive
-    partitioning, the partition values taken from each row's match), piece by piece (so only one
-    piece is in memory), replacing an earlier export whole."""
+    """Each table under ``directory/NAME/ruleset=R/bucket=B/part-K-I.parquet`` (see
+    :func:`write_piece`), piece by piece (so only one piece is in memory), replacing an
+    earlier export whole (``export --partitioned`` on one machine)."""
     from gamelog.outputs import owned_directory
 
     counts: dict[str, int] = {}
     rulesets: dict[str, str] = {}
     with owned_directory(directory, "export") as build:
         for k, tables in enumerate(pieces):
-            matches_table = tables.get("matches")
-            if matches_table is not None:
-                for match, name in zip(matches_table.column("match").to_pylist(),
-                                       matches_table.column("ruleset").to_pylist(), strict=True):
-                    rulesets[match] = name
-            for name, table in tables.items():
-                counts.setdefault(name, 0)
-                if not table.num_rows:
-                    continue
-                matches = table.column("match").to_pylist()
-                if "ruleset" not in table.schema.names:
-                    table = table.append_column("ruleset", pa.array(
-                        [rulesets.get(m, "?") for m in matches], pa.string()))
-                table = table.append_column("bucket", pa.array(
-                    [bucket_of(m) for m in matches], pa.int32()))
-                pads.write_dataset(table, build / name, format="parquet",
-                                   partitioning=["ruleset", "bucket"],
-                                   partitioning_flavor="hive",
-                                   existing_data_behavior="overwrite_or_ignore",
-                                   basename_template=f"part-{k}-{{i}}.parquet",
-                                   max_rows_per_file=ROWS_PER_FILE,
-                                   max_rows_per_group=min(ROWS_PER_FILE, 100_000))
-                counts[name] += table.num_rows
+            write_piece(tables, build, f"part-{k}", rulesets, counts)
     return [(directory / name, rows) for name, rows in counts.items()]

@@ -21,7 +21,6 @@ from shengji.cli.common import (
     engine_options,
     hand_filter,
     handle_errors,
-    issue_kind,
     jobs_option,
     need_ray,
     nothing_matched,
@@ -166,12 +165,12 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
         if chosen:
             raise click.UsageError("--match, --hand and --player run on the local engine; "
                                    "on Ray, shengji select the hands first")
-        if review:
-            raise click.UsageError("--review runs on the local engine (-j N), not on Ray")
         if as_csv or anonymize:
             raise click.UsageError("--engine ray writes Parquet tables, not anonymized "
                                    "(player aliases need the whole input in one place)")
-        _export_on_ray(paths, output, ruleset, max(cores(jobs), 2), ray_address, issues)
+        _export_on_ray(paths, output, ruleset, max(cores(jobs), 2), ray_address,
+                       review_budget(review_samples) if review else None,
+                       show_progress(progress))
         return
     if partitioned and as_csv:
         raise click.UsageError("--partitioned writes Parquet")
@@ -223,30 +222,18 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
 
 
 def _export_on_ray(paths: tuple[Path, ...], output: Path, ruleset: str | None, jobs: int,
-                   address: str | None, issues: list[RecordError]) -> None:
-    """``export --engine ray``: rows computed on the workers, written partitioned."""
-    import replay
-    from analyze.distributed import replay_on_ray, write_partitioned
+                   address: str | None, review: Any, bar: bool) -> None:
+    """``export --engine ray``: the workers read the records and write the tables, partitioned;
+    the new export replaces the old one whole once every task has finished."""
+    from analyze.distributed import export_on_ray
 
-    problems: list[tuple[str, str]] = []
-
-    def pieces() -> Iterator[dict[str, Any]]:
-        import polars as pl
-
-        from analyze.batches import first_match_rows
-
-        listed: set[str] = set()
-        for reports, chunk_tables in replay_on_ray(list(paths), address=address, jobs=jobs,
-                                                   ruleset=ruleset, tables=True, issues=issues):
-            for report in reports:
-                problems.extend(("error", str(i)) for i in report.record_issues
-                                if isinstance(i, replay.RulesetProblem))
-            frames = {name: pl.from_arrow(t) for name, t in (chunk_tables or {}).items()}
-            yield {name: f.to_arrow() for name, f in first_match_rows(frames, listed).items()}
-
-    for path, rows in write_partitioned(pieces(), Path(os.path.abspath(output))):
+    with Progress(bar, "replaying, then reviewing" if review else "replaying", list(paths),
+                  passes=2 if review else 1) as tick:
+        written, found = export_on_ray(list(paths), output, address=address, jobs=jobs,
+                                       ruleset=ruleset, review=review, progress=tick)
+    for path, rows in written:
         click.echo(f"{path}: {rows} rows (partitioned by ruleset and bucket)", err=True)
-    found = unique_problems(problems + [(issue_kind(i), str(i)) for i in issues])
+    found = unique_problems(found)
     for kind, message in found:
         click.echo(f"{kind}: {visible(message)}", err=True)
     if any(kind == "error" for kind, _ in found):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,10 @@ from shengji.cli.common import (
     MAX_SAMPLES,
     Progress,
     cores,
+    engine_options,
     handle_errors,
     jobs_option,
+    need_ray,
     nothing_matched,
     progress_option,
     report_issues,
@@ -28,6 +31,7 @@ from shengji.cli.common import (
     selection,
     selection_options,
     show_progress,
+    unique_problems,
 )
 
 
@@ -49,11 +53,12 @@ from shengji.cli.common import (
               help="Use this ruleset instead of the one each header names.")
 @jobs_option
 @progress_option
+@engine_options
 @handle_errors
 def review(paths: tuple[Path, ...], matches: tuple[str, ...],
            hand_range: tuple[int, int] | None, player: str | None, samples: int, confirm: int,
-           seed: int, fmt: str,
-           ruleset: str | None, jobs: int, progress: bool | None) -> None:
+           seed: int, fmt: str, ruleset: str | None, jobs: int, progress: bool | None,
+           engine: str, ray_address: str | None) -> None:
     """Review every decision: the point swing of each play against the legal alternatives.
 
     Each lead or follow with a choice, and the kitty burial, is valued with its alternatives
@@ -67,57 +72,92 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     Reviewing stops at a hand's first violation. In 标分 each bid and pass is valued too, by
     the seat's expected settlement (档).
     """
-    from replay.review import Budget, review_hands
+    from replay.review import Budget
 
     issues: list[RecordError] = []
     keep = selection(matches, hand_range, player)
+    if engine == "ray":
+        need_ray()
     show_bar = show_progress(progress)
     # the bar counts only the hands to be reviewed (reading them all first costs little
-    # against seconds of review a hand)
-    total = sum(1 for h in files.read_hands(list(paths)) if keep(h)) if show_bar else None
+    # against seconds of review a hand; on Ray the driver does not read the records)
+    total = sum(1 for h in files.read_hands(list(paths)) if keep(h)) \
+        if show_bar and engine != "ray" else None
 
     budget = Budget(samples=samples, confirm=confirm, seed=seed)
     overall: dict[str, list[float]] = {}  # player -> decisions, score, marks (see _tally_review)
     in_match: dict[str, list[float]] = {}
     current: str | None = None
     read = [0]
+    found: list[tuple[str, str]] = []
     with Progress(show_bar, "reviewing", list(paths), total=total) as tick:
-        hands = files.read_hands(list(paths), issues=issues)
-        names: dict[tuple[str, int], list[str]] = {}
-
-        def remember(hand: Any) -> bool:
-            read[0] += 1
-            chosen = keep(hand)
-            if chosen and hand.header is not None:
-                names[(hand.match, hand.number)] = [
-                    next((i.name or i.player for i in hand.header.seats if i.seat == s), None)
-                    or f"seat {s}" for s in range(hand.header.players)]
-            return chosen
-
         reviewed = 0
-        for r in review_hands(hands, budget=budget, ruleset=ruleset, jobs=cores(jobs),
-                              keep=remember):
+        for r, names in _reviews(paths, keep, budget, ruleset, jobs, engine, ray_address,
+                                      issues, found, read):
             tick(1)
             reviewed += 1
             if r.match != current:
                 if fmt == "text" and current is not None and in_match:
                     _print_accuracy(f"match {visible(current)}: accuracy per player", in_match)
                 current, in_match = r.match, {}
-            seat_names = names.pop((r.match, r.hand), [])
             for d in r.decisions:
-                who = seat_names[d.seat] if d.seat < len(seat_names) else f"seat {d.seat}"
+                who = names[d.seat] if d.seat < len(names) else f"seat {d.seat}"
                 for table in (overall, in_match):
                     _tally_review(table.setdefault(who, [0, 0.0, 0, 0, 0]), d, r.scale)
-            _print_review(r, seat_names, fmt)
+            _print_review(r, names, fmt)
     if fmt == "text" and in_match:
         _print_accuracy(f"match {visible(current or '')}: accuracy per player", in_match)
     if fmt == "text" and overall:
         _print_accuracy("accuracy per player over every hand (an estimate; docs/review.md)",
                         overall)
-    if report_issues(issues):
+    errors = report_issues(issues)
+    for kind, message in unique_problems(found):  # the reader's, from the Ray workers
+        click.echo(f"{kind}: {visible(message)}", err=True)
+        errors += kind == "error"
+    if errors:
         sys.exit(EXIT_INPUT)
     if reviewed == 0:
         nothing_matched(keep, read[0])
+
+
+def seat_names(hand: Any) -> list[str]:
+    """The names a review prints for a hand's seats (a name, else the player id, else
+    ``seat N``)."""
+    if hand.header is None:
+        return []
+    return [next((i.name or i.player for i in hand.header.seats if i.seat == s), None)
+            or f"seat {s}" for s in range(hand.header.players)]
+
+
+def _reviews(paths: tuple[Path, ...], keep: Any, budget: Any, ruleset: str | None, jobs: int,
+             engine: str, address: str | None, issues: list[RecordError],
+             found: list[tuple[str, str]], read: list[int]) -> Iterator[tuple[Any, list[str]]]:
+    """Each chosen hand's review with its seats' names, in input order: on this machine
+    (``-j``) or on Ray (the workers read the records themselves)."""
+    if engine == "ray":
+        from analyze.distributed import review_on_ray
+
+        for reviews, problems, hands_read in review_on_ray(
+                list(paths), budget=budget, keep=keep or None, describe=seat_names,
+                address=address, jobs=max(cores(jobs), 2), ruleset=ruleset):
+            found.extend(problems)
+            read[0] += hands_read
+            yield from reviews
+        return
+    from replay.review import review_hands
+
+    names: dict[tuple[str, int], list[str]] = {}
+
+    def remember(hand: Any) -> bool:
+        read[0] += 1
+        chosen = keep(hand)
+        if chosen:
+            names[(hand.match, hand.number)] = seat_names(hand)
+        return chosen
+
+    for r in review_hands(files.read_hands(list(paths), issues=issues), budget=budget,
+                          ruleset=ruleset, jobs=cores(jobs), keep=remember):
+        yield r, names.pop((r.match, r.hand), [])
 
 
 def _tally_review(row: list[Any], decision: Any, scale: float) -> None:

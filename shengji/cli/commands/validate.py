@@ -81,17 +81,24 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     found: list[tuple[str, str]] = []  # (kind, message) of every record problem
     if engine == "ray":
         need_ray()
-        from analyze.distributed import replay_on_ray
+        from functools import partial
 
+        from analyze.distributed import validate_on_ray
+
+        read_problems: list[tuple[str, str]] = []
         with Progress(bar, "validating", list(paths)) as tick:
-            for reports, _ in replay_on_ray(list(paths), address=ray_address,
-                                            jobs=max(jobs, 2), ruleset=ruleset,
-                                            options=options, issues=issues):
-                for report in reports:
-                    line = _tally(report, counts, fmt, quiet, found, chosen)
-                    if line is not None:
-                        click.echo(line)
-                    tick(1)
+            for lines, batch_counts, batch_found, batch_read in validate_on_ray(
+                    list(paths), partial(_tally_into, fmt=fmt, quiet=quiet, chosen=chosen),
+                    address=ray_address, jobs=max(jobs, 2), ruleset=ruleset,
+                    options=options):
+                for line in lines:
+                    click.echo(line)
+                for key, value in batch_counts.items():
+                    counts[key] += value
+                found.extend(batch_found)
+                read_problems.extend(batch_read)
+                tick(batch_counts.get("read", 0))
+        found.extend(read_problems)  # after the hands' own, as the local reader reports them
     elif jobs > 1 and not strict:
         inputs = files.record_files(list(paths))
         from replay.parallel import terminate_on_sigterm
@@ -177,6 +184,12 @@ def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool,
     if quiet and clean and report.complete:
         return None
     return hand_text(report)
+
+
+def _tally_into(report: Any, counts: dict[str, int], found: list[tuple[str, str]], *,
+                fmt: str, quiet: bool, chosen: Any = None) -> str | None:
+    """:func:`_tally` as a Ray worker calls it (``analyze.distributed.validate_task``)."""
+    return _tally(report, counts, fmt, quiet, found, chosen)
 
 
 def _validated(hands: Iterable[Hand], ruleset: str | None, options: dict[str, Any], fmt: str,

@@ -53,7 +53,7 @@ BUCKETS = 16
 ROWS_PER_FILE = 1_000_000
 """At most this many rows in one file of a partitioned export (files of bounded size)."""
 SLICE_HANDS = 500
-"""An export task writes its rows every this many hands (so a worker's memory stays flat)."""
+"""An export task turns its rows into Arrow every this many hands (compact until written)."""
 RETRIES = 3
 """Times Ray runs a task again after its worker or node is lost."""
 PARTS = ".parts"
@@ -72,11 +72,35 @@ class Share:
     shares: int = 1
 
 
-_MATCH_KEY = re.compile(rb'"match"\s*:\s*"((?:[^"\\]|\\.)*)"')
+_MATCH_KEY = re.compile(rb'"match"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*)"')
+_STARTS = (b'\n{"type":"hand","match":"', b'\n{"type":"match","match":"')
+"""A hand's first line and a header as this toolkit writes them: in a block whose every line
+starts ``{"type":"``, these name every match the block reads (the other lines continue a
+hand)."""
 
 
 def _hash(match: bytes) -> int:
     return int.from_bytes(hashlib.blake2b(match, digest_size=8).digest(), "little")
+
+
+def _ids_in(block: bytes) -> set[bytes]:
+    """The match ids of a block of whole lines: from the headers and hands' first lines when
+    every line is spelled as this toolkit writes (found by a plain byte search), else from
+    every ``"match"`` key."""
+    lines = block.count(b"\n") + (not block.endswith(b"\n") and bool(block))
+    if block.count(b'\n{"type":"') + block.startswith(b'{"type":"') != lines:
+        return set(_MATCH_KEY.findall(block))
+    ids: set[bytes] = set()
+    for start in _STARTS:
+        at = 0 if block.startswith(start[1:]) else block.find(start)
+        while at >= 0:
+            at += len(start) - (at == 0)  # the first line has no newline before it
+            end = block.find(b'"', at)
+            if block.find(b"\\", at, end) >= 0:  # an escape: the careful pattern
+                return set(_MATCH_KEY.findall(block))
+            ids.add(block[at:end])
+            at = block.find(start, end)
+    return ids
 
 
 def match_hashes(path: str) -> list[int]:
@@ -88,14 +112,16 @@ def match_hashes(path: str) -> list[int]:
     try:
         kind = files.record_format(path)
         if kind == "jsonl":
+            ids: set[bytes] = set()
             with files.jsonl.open_binary(Path(path)) as stream:
                 tail = b""
                 while block := stream.read(1 << 22):
                     chunk = tail + block
                     cut = chunk.rfind(b"\n") + 1
-                    found.update(_hash(m) for m in _MATCH_KEY.findall(chunk, 0, cut))
+                    ids.update(_ids_in(chunk[:cut]))
                     tail = chunk[cut:]
-                found.update(_hash(m) for m in _MATCH_KEY.findall(tail))
+                ids.update(_MATCH_KEY.findall(tail))
+            found.update(map(_hash, ids))
         elif kind == "parquet":
             import pyarrow.compute as pc
             import pyarrow.parquet as pq
@@ -106,7 +132,7 @@ def match_hashes(path: str) -> list[int]:
         else:
             for item in files.read(path, with_headers=True):
                 found.add(_hash(item.match.encode("utf-8", "surrogatepass")))
-    except Exception:  # reported by the task that reads the file
+    except (OSError, ValueError, GamelogIOError):  # the task that reads the file says why
         return []
     return sorted(found)
 
@@ -136,20 +162,43 @@ def group_files(hashes: list[list[int]]) -> list[tuple[int, ...]]:
 
 
 def plan_shares(groups: list[tuple[int, ...]], sizes: list[int], workers: int, *,
-                per_hand: bool = False, min_bytes: int = 8 << 20) -> list[Share]:
-    """The tasks of a run: each group one task, or a group that is a large part of the input
-    cut into shares so that every worker has work. Validation and export cut only groups of at
-    least ``min_bytes`` (each share reads the whole group); a review (``per_hand``: reviewing
-    costs a thousand times reading) cuts any group, aiming at four tasks a worker."""
+                per_hand: bool = False, min_bytes: int = 8 << 20, max_bytes: int = 64 << 20
+                ) -> list[Share]:
+    """The tasks of a run, about four a worker. Validation and export: consecutive small groups
+    are read by one task (up to a quarter of a worker's share of the input, at most
+    ``max_bytes``: fewer tasks, fewer and larger Parquet parts); a group that is a large part of
+    the input, and at least ``min_bytes``, is cut into shares by match bucket (each share reads
+    the whole group). A review (``per_hand``: reviewing costs a thousand times reading) cuts
+    any group by hand."""
     total = max(1, sum(sizes))
     out: list[Share] = []
+    if per_hand:
+        for group in groups:
+            shares = max(1, round(4 * workers * sum(sizes[i] for i in group) / total))
+            out.extend(Share(group, s, shares) for s in range(shares))
+        return out
+    target = max(1, min(max_bytes, total // (4 * workers)))
+    batch: list[int] = []
+    batch_size = 0
+
+    def flush() -> None:
+        nonlocal batch, batch_size
+        if batch:
+            out.append(Share(tuple(sorted(batch))))
+        batch, batch_size = [], 0
+
     for group in groups:
         size = sum(sizes[i] for i in group)
-        if per_hand:
-            shares = max(1, round(4 * workers * size / total))
-        else:
-            shares = max(1, min(round(workers * size / total), size // min_bytes))
-        out.extend(Share(group, s, shares) for s in range(shares))
+        shares = max(1, min(round(workers * size / total), size // min_bytes))
+        if shares > 1:
+            flush()
+            out.extend(Share(group, s, shares) for s in range(shares))
+            continue
+        if batch and batch_size + size > target:
+            flush()
+        batch.extend(group)
+        batch_size += size
+    flush()
     return out
 
 
@@ -270,16 +319,13 @@ def export_task(job: Job, share: Share, task: int, build: str
     counts: dict[str, int] = {}
     rulesets: dict[str, str] = {}
     hands = 0
+    pending: dict[str, list[Any]] = {}
     with _InDriversDirectory(job.cwd):
         collector = Collector()
-        slices = 0
 
-        def write() -> None:
-            nonlocal slices
-            frames = collector.drain()
-            write_piece({name: frame.to_arrow() for name, frame in frames.items()},
-                        folder, f"part-{task:06d}-{slices:05d}", rulesets, counts)
-            slices += 1
+        def drain() -> None:  # rows kept as Arrow (compact) until the share is done
+            for name, frame in collector.drain().items():
+                pending.setdefault(name, []).append(frame.to_arrow())
 
         for _f, _pos, report in _replayed(job, share, issues):
             hands += 1
@@ -288,8 +334,13 @@ def export_task(job: Job, share: Share, task: int, build: str
             if not bad:
                 collector.add(report)
             if collector.pending_hands >= SLICE_HANDS:
-                write()
-        write()
+                drain()
+        drain()
+    import pyarrow as pa
+
+    tables = {name: pa.concat_tables(parts) for name, parts in pending.items()}
+    # one part per table and partition for the whole share
+    write_piece(tables, folder, f"part-{task:06d}", rulesets, counts)
     return attempt, counts, problems, _issue_texts(share, issues), hands
 
 
@@ -491,22 +542,28 @@ class Cluster:
 def in_file_order(shares: list[Share], results: Iterable[Any],
                   items: Callable[[Any], Iterable[tuple[int, int, Any]]]
                   ) -> Iterator[tuple[Any, list[Any]]]:
-    """Each task's result (in task order) with, once every share of its group is done, the
-    group's items ``(file, position, value)`` put back in input order (by file, then
-    position); results of a group not yet complete come with an empty list. A group's files
-    may be apart (a match split across distant files): its items are still in file order."""
-    by_group: dict[tuple[int, ...], list[Any]] = {}
-    done: dict[tuple[int, ...], int] = {}
+    """Each task's result (in task order) with the items ``(file, position, value)`` that can
+    now be given in input order: a file's items once every share that reads it is done, and
+    only after every earlier file's (a group's files may be apart, a match split across
+    distant files, and then wait for the files between them)."""
+    owner = {f: share.files for share in shares for f in share.files}
+    left = {share.files: share.shares for share in shares}
+    by_file: dict[int, list[tuple[int, Any]]] = {}
+    ready: set[int] = set()
+    after = 0  # the first file not yet given
+    last = max(owner, default=-1)
     for share, result in zip(shares, results, strict=True):
-        bucket = by_group.setdefault(share.files, [])
-        bucket.extend(items(result))
-        done[share.files] = done.get(share.files, 0) + 1
-        if done[share.files] == share.shares:
-            bucket = by_group.pop(share.files)
-            bucket.sort(key=lambda item: (item[0], item[1]))
-            yield result, [value for _f, _p, value in bucket]
-        else:
-            yield result, []
+        for f, pos, value in items(result):
+            by_file.setdefault(f, []).append((pos, value))
+        left[share.files] -= 1
+        if not left[share.files]:
+            ready.update(share.files)
+        out: list[Any] = []
+        while after <= last and (after in ready or after not in owner):
+            out.extend(value for _pos, value in sorted(by_file.pop(after, []),
+                                                      key=lambda item: item[0]))
+            after += 1
+        yield result, out
 
 
 def validate_on_ray(paths: Iterable[str | os.PathLike[str]], tally: Callable[..., str | None],

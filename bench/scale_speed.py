@@ -5,6 +5,7 @@ validate and export with their peak memory.
     python bench/scale_speed.py --million            # ... and validate + export of 1,000,000
     python bench/scale_speed.py --only-million       # the 1,000,000-hand runs alone
     python bench/scale_speed.py --report-memory      # report's peak memory at 5,000 to 320,000
+    python bench/scale_speed.py --cluster            # -j 2 against Ray on two one-CPU nodes
 
 Inputs are the simulated two-deck hands of bench/validate_speed.py (bench/data/sim-2deck-5000.jsonl,
 made on first use), replicated under new match ids. Each run is `shengji ...` in a fresh
@@ -14,6 +15,7 @@ process, timed wall-clock, its peak resident memory read with `/usr/bin/time -f 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -41,13 +43,13 @@ def replicate(hands: int) -> Path:
     return out
 
 
-def timed(args: list[str]) -> tuple[float, int]:
+def timed(args: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """Seconds and peak RSS (MB) of `shengji ARGS` in a fresh process."""
     start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-m", "shengji.cli",
                            *args], cwd=ROOT, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True,
-                          env={"PYTHONWARNINGS": "ignore", "PATH": "/usr/bin:/bin"})
+                          env=env or {"PYTHONWARNINGS": "ignore", "PATH": "/usr/bin:/bin"})
     elapsed = time.perf_counter() - start
     rss = int(proc.stderr.strip().splitlines()[-1]) // 1024
     return elapsed, rss
@@ -97,6 +99,58 @@ def report_memory(tmp: Path, sizes: list[int]) -> None:
                   flush=True)
 
 
+def archive(hands: int) -> Path:
+    """A partitioned archive: a folder of files of 1,000 distinct hands each (the 1,000-hand
+    simulation of bench/validate_speed.py under new match ids per file)."""
+    base = ROOT / "bench" / "data" / "sim-2deck-1000.jsonl"
+    if not base.exists():
+        subprocess.run([sys.executable, str(ROOT / "bench" / "validate_speed.py"), "--hands",
+                        "1000", "--no-memory", "--repeat", "1"], check=True,
+                       stdout=subprocess.DEVNULL)
+    folder = ROOT / "bench" / "data" / f"archive-{hands}"
+    files = hands // 1000
+    if len(list(folder.glob("part-*.jsonl"))) != files:
+        folder.mkdir(parents=True, exist_ok=True)
+        src = base.read_bytes()
+        for k in range(files):
+            (folder / f"part-{k:05d}.jsonl").write_bytes(
+                src.replace(b'"match":"bench-', b'"match":"p%d-bench-' % k))
+    return folder
+
+
+def cluster(sizes: list[int], tmp: Path) -> None:
+    """Issue 28's measure: validate and export of the same archive with -j 2 on this machine
+    and on Ray with two one-CPU nodes (a head and a second raylet on loopback, already running:
+    the driver connects), wall-clock rates; then the driver's peak memory as the archive
+    grows (Ray's driver holds names, sizes and summaries, not records)."""
+    sys.path.insert(0, str(ROOT))
+    from tests.raycluster import ENV, two_nodes
+
+    env = {"PYTHONWARNINGS": "ignore", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), **ENV}
+    with two_nodes() as address:
+        print(f"cluster: two nodes of one CPU at {address}", flush=True)
+        for hands in sizes:
+            data = archive(hands)
+            size = sum(p.stat().st_size for p in data.glob("*.jsonl")) / 1e6
+            print(f"{hands:,} hands: {data.name}/ ({hands // 1000} files, {size:,.0f} MB)",
+                  flush=True)
+            engines = [("ray (2 nodes x 1 CPU)", ["--engine", "ray", "--ray-address", address])]
+            if hands == sizes[0]:
+                engines.insert(0, ("-j 2", ["-j", "2"]))
+            for command in ("validate", "export"):
+                rates = {}
+                for label, flags in engines:
+                    out = ["-q"] if command == "validate" else [
+                        "-o", str(tmp / f"{command}-{hands}-{len(flags)}")]
+                    seconds, rss = timed([command, str(data), *out, *flags], env)
+                    rates[label] = hands / seconds
+                    print(f"{command:<9} {label:<24} {seconds:8.1f} s {hands / seconds:10,.0f} "
+                          f"hands/s {rss:7,} MB peak (driver)", flush=True)
+                if len(rates) == 2:
+                    a, b = rates.values()
+                    print(f"{command:<9} Ray's rate is {100 * b / a:.0f}% of -j 2's", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--hands", type=int, default=20_000)
@@ -106,8 +160,13 @@ def main() -> None:
     ap.add_argument("--no-ray", action="store_true")
     ap.add_argument("--report-memory", action="store_true",
                     help="only the report's peak memory at 5,000 to 320,000 hands")
+    ap.add_argument("--cluster", action="store_true",
+                    help="only -j 2 against Ray on two one-CPU nodes, 20,000 and 200,000 hands")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="scale-"))
+    if args.cluster:
+        cluster([args.hands, 10 * args.hands], tmp)
+        return
     if args.report_memory:
         report_memory(tmp, [5_000, 20_000, 80_000, 320_000])
         return

@@ -5,7 +5,6 @@ loopback, one CPU each, started and stopped by the tests), with a worker killed 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -28,6 +27,7 @@ from analyze.distributed import (
     plan_shares,
 )
 from shengji.cli import cli
+from tests.raycluster import ENV, two_nodes
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES = ROOT / "samples" / "matches"
@@ -38,7 +38,7 @@ INPUTS = [str(MATCHES / f"{stem}.jsonl") for stem in (
 def shengji(*args: str) -> subprocess.CompletedProcess:
     """The command line in its own process, as a user runs it (Ray is started and stopped
     once per process: a second ``ray.init`` in one process is not reliable)."""
-    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+    env = {**os.environ, **ENV}
     return subprocess.run([sys.executable, "-m", "shengji.cli", *args], capture_output=True,
                           text=True, env=env, timeout=600)
 
@@ -82,15 +82,34 @@ def test_files_that_share_a_match_are_one_group_in_input_order(tmp_path):
     assert match_hashes(str(tmp_path / "missing.jsonl")) == []
 
 
-def test_shares_cut_only_large_groups_and_reviews_by_hand():
-    groups = [(0,), (1, 2), (3,)]
-    sizes = [1 << 20, 1 << 20, 1 << 20, 64 << 20]
+def test_the_quick_match_scan_finds_what_the_careful_one_finds():
+    from analyze.distributed import _MATCH_KEY, _ids_in
+
+    for path in sorted(MATCHES.glob("*.jsonl")):
+        data = path.read_bytes()
+        careful = set(_MATCH_KEY.findall(data))
+        assert _ids_in(data) == careful, path.name
+        for cut in (1, len(data) // 3):  # blocks that start or end mid-file
+            start = data.index(b"\n", cut) + 1
+            assert _ids_in(data[start:]) == set(_MATCH_KEY.findall(data[start:])), path.name
+    odd = (b'{"type":"match","match":"a\\"b"}\n{"type":"hand","match":"c"}\n'
+           b'{"type":"play","match":"d"}\n{ "type": "hand", "match" : "e"}\n')
+    assert _ids_in(odd) == {b'a\\"b', b"c", b"d", b"e"}  # spelled otherwise: every key
+    canonical = odd.rsplit(b"\n", 2)[0] + b"\n"  # every line as we write it, an escape in one
+    assert _ids_in(canonical) == {b'a\\"b', b"c", b"d"}
+
+
+def test_shares_join_small_groups_cut_large_ones_and_reviews_by_hand():
+    groups = [(0,), (1, 2), (3,), (4,)]
+    sizes = [1 << 20, 1 << 20, 1 << 20, 64 << 20, 3 << 20]
     shares = plan_shares(groups, sizes, workers=4)
-    assert [s for s in shares if s.files != (3,)] == [Share((0,)), Share((1, 2))]
-    assert [s.share for s in shares if s.files == (3,)] == [0, 1, 2, 3]
-    assert all(s.shares == 4 for s in shares if s.files == (3,))
+    assert shares[0] == Share((0, 1, 2))  # small groups in order, read by one task
+    assert [(s.files, s.share, s.shares) for s in shares[1:5]] == [((3,), k, 4) for k in range(4)]
+    assert shares[5:] == [Share((4,))]
     small = plan_shares([(0,)], [1 << 20], workers=2)
     assert small == [Share((0,))]  # reading a small file twice costs more than it gives
+    apart = plan_shares([(0, 2), (1,), (3,), (4,), (5,), (6,), (7,)], [1 << 10] * 8, workers=1)
+    assert [s.files for s in apart] == [(0, 2), (1, 3), (4, 5), (6, 7)]  # a quarter each
     assert len(plan_shares([(0,)], [1 << 10], workers=2, per_hand=True)) == 8
 
 
@@ -98,7 +117,12 @@ def test_results_come_back_in_file_order_once_a_group_is_complete():
     shares = [Share((0, 2), 0, 2), Share((1,)), Share((0, 2), 1, 2)]
     results = [[(2, 0, "c0"), (0, 1, "a1")], [(1, 0, "b0")], [(0, 0, "a0"), (2, 1, "c1")]]
     out = list(in_file_order(shares, results, lambda r: r))
-    assert [values for _, values in out] == [[], ["b0"], ["a0", "a1", "c0", "c1"]]
+    assert [values for _, values in out] == [[], [], ["a0", "a1", "b0", "c0", "c1"]]
+    # groups joined into tasks whose files interleave: still file by file
+    shares = [Share((0, 2)), Share((1, 3))]
+    results = [[(0, 0, "a"), (2, 0, "c")], [(1, 0, "b"), (3, 0, "d")]]
+    out = list(in_file_order(shares, results, lambda r: r))
+    assert [values for _, values in out] == [["a"], ["b", "c", "d"]]
 
 
 # -- a local Ray started for the run ---------------------------------------------------------------
@@ -132,59 +156,12 @@ def test_an_unreachable_cluster_is_a_clean_error_not_a_wait(tmp_path, monkeypatc
 
 # -- a two-node cluster on this machine ------------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """End a ``ray start --block`` and everything it started (its own process group): SIGTERM,
-    then SIGKILL for what is left (a raylet may outlive its leader)."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=30)
-
-
 @pytest.fixture(scope="module")
 def cluster():
     """A head and a second raylet on 127.0.0.1, one CPU each; yields the head's address."""
     pytest.importorskip("ray")
-    ray_bin = Path(sys.executable).with_name("ray")
-    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
-    port = _free_port()
-    common = ["--block", "--num-cpus", "1", "--node-ip-address", "127.0.0.1",
-              "--disable-usage-stats"]
-    started = []
-    try:
-        started.append(subprocess.Popen(
-            [str(ray_bin), "start", "--head", "--port", str(port), "--include-dashboard",
-             "false", *common], env=env, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True))
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the head did not start"
-                time.sleep(0.3)
-        started.append(subprocess.Popen(
-            [str(ray_bin), "start", "--address", f"127.0.0.1:{port}", *common], env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
-        wait = ("import ray, time\n"
-                f"ray.init(address='127.0.0.1:{port}', log_to_driver=False)\n"
-                "while len([n for n in ray.nodes() if n['Alive']]) < 2: time.sleep(0.3)\n")
-        subprocess.run([sys.executable, "-c", wait], env=env, timeout=120, check=True,
-                       capture_output=True)
-        yield f"127.0.0.1:{port}"
-    finally:
-        for process in reversed(started):
-            _stop(process)
+    with two_nodes() as address:
+        yield address
 
 
 def _tables(folder: Path) -> dict[str, pl.DataFrame]:
@@ -282,7 +259,7 @@ def test_a_worker_killed_mid_export_leaves_the_whole_new_export(cluster, tmp_pat
     command = [sys.executable, "-m", "shengji.cli", "export", *inputs, "-o", str(out),
                "--engine", "ray", "--ray-address", cluster]
     run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           env={**os.environ, "RAY_AUTH_MODE": "disabled"})
+                           env={**os.environ, **ENV})
     killed = None
     deadline = time.monotonic() + 120
     while killed is None and run.poll() is None and time.monotonic() < deadline:
@@ -311,7 +288,7 @@ def test_a_killed_export_leaves_the_old_output(cluster, tmp_path):
     run = subprocess.Popen([sys.executable, "-m", "shengji.cli", "export", *inputs, "-o",
                             str(out), "--engine", "ray", "--ray-address", cluster],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           env={**os.environ, "RAY_AUTH_MODE": "disabled"})
+                           env={**os.environ, **ENV})
     deadline = time.monotonic() + 120
     while not _workers("export_task") and run.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -345,7 +345,7 @@ def export_task(job: Job, share: Share, task: int, build: str
 
 
 def review_task(job: Job, share: Share, budget: Any, keep: Callable[[Any], bool] | None,
-                describe: Callable[[Any], Any]
+                describe: Callable[[Any], Any] | None = None
                 ) -> tuple[list[tuple[int, int, Any]], list[tuple[str, str]], int]:
     """A worker: review the hands of a share (every ``shares``-th hand ``keep`` accepts; every
     hand is still replayed for its context). Returns ``(file, position, (review,
@@ -378,7 +378,7 @@ def review_task(job: Job, share: Share, budget: Any, keep: Callable[[Any], bool]
     with _InDriversDirectory(job.cwd):
         for review in review_hands(feed(), ruleset=job.ruleset, budget=budget, keep=mine):
             f, pos, hand = kept.popleft()
-            out.append((f, pos, (review, describe(hand))))
+            out.append((f, pos, (review, describe(hand) if describe is not None else None)))
     return out, _issue_texts(share, issues), read[0] if share.share == 0 else 0
 
 
@@ -421,7 +421,7 @@ def _started(address: str | None, jobs: int) -> bool:
 
     if ray.is_initialized():
         return False
-    for name in ("ray", "ray.data", "ray._private"):
+    for name in ("ray", "ray._private"):
         logging.getLogger(name).setLevel(logging.ERROR)
     os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")  # no C++ chatter on stderr
     address = address or os.environ.get("RAY_ADDRESS") or None
@@ -583,7 +583,8 @@ def validate_on_ray(paths: Iterable[str | os.PathLike[str]], tally: Callable[...
 
 
 def review_on_ray(paths: Iterable[str | os.PathLike[str]], *, budget: Any,
-                  keep: Callable[[Any], bool] | None, describe: Callable[[Any], Any],
+                  keep: Callable[[Any], bool] | None,
+                  describe: Callable[[Any], Any] | None = None,
                   address: str | None = None, jobs: int = 2, ruleset: str | None = None
                   ) -> Iterator[tuple[list[tuple[Any, Any]], list[tuple[str, str]], int]]:
     """Review on the cluster: per task, in input order, ``(review, describe(hand))`` of the

@@ -227,6 +227,15 @@ def test_two_nodes_give_the_local_results_for_validate_export_and_review(cluster
     reviewed = [json.loads(line) for line in two.stdout.splitlines()]
     assert any(r["decisions"] for r in reviewed)
 
+    report = ["report", str(split / "a-first.jsonl"), "--review", "--review-samples", "1",
+              "--hand", "2-3"]
+    local = CliRunner().invoke(cli, [*report, "-o", str(tmp_path / "local.html"), "-j", "1"])
+    on_ray = shengji(*report, "-o", str(tmp_path / "ray.html"), *on)
+    assert local.exit_code == on_ray.returncode == 0, on_ray.stderr
+    page = (tmp_path / "ray.html").read_text(encoding="utf-8")
+    assert page == (tmp_path / "local.html").read_text(encoding="utf-8")
+    assert '"alts"' in page  # the reviews are in the hands' viewers
+
     export_review = ["export", str(split / "a-first.jsonl"), "--review", "--review-samples",
                      "1"]
     local = CliRunner().invoke(cli, [*export_review, "-o", str(tmp_path / "lr"), "-j", "1"])

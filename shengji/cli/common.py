@@ -248,8 +248,7 @@ def engine_options(func: F) -> F:
 
 def need_ray() -> None:
     try:
-        import ray
-        import ray.data  # noqa: F401
+        import ray  # noqa: F401
     except ImportError:
         raise click.UsageError("--engine ray needs Ray: pip install 'shengji-toolkit[ray]'") \
             from None

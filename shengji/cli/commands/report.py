@@ -55,12 +55,13 @@ from shengji.cli.common import (
 @review_options
 @jobs_option
 @progress_option
+@engine_options
 @handle_errors
 def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
            title: str | None, ruleset: str | None, max_hands: int | None,
            matches: tuple[str, ...], hand_range: tuple[int, int] | None, player: str | None,
            violations_only: bool, review: bool, review_samples: int, jobs: int,
-           progress: bool | None) -> None:
+           progress: bool | None, engine: str, ray_address: str | None) -> None:
     """Write an HTML review report: a dashboard over all hands and a page per hand.
 
     Each hand has a viewer that steps through it trick by trick and play by play (buttons and
@@ -71,6 +72,7 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
     opened or scrolled into view. Works offline; every string escaped. --match, --hand,
     --player and --violations-only choose the hands (the dashboard covers those chosen; every
     hand is still replayed, since a hand's verdict depends on the hands before it).
+    With --engine ray, --review runs on a Ray cluster (the report itself is made here).
     """
     from analyze.metrics import collect
     from analyze.report import is_directory_output, render
@@ -81,6 +83,8 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
             f"-o {output}: say which is meant: {output}/ for a folder with a page per hand, or "
             f"{output}.html for one file")
     prepare_output(output, paths, "report", directory=directory)  # before the work
+    if engine == "ray":
+        need_ray()
     issues: list[RecordError] = []
     chosen = hand_filter(matches, hand_range, player, violations_only)
     read = [0]
@@ -104,19 +108,13 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
     reviews = None
     if review:  # the hands the report shows, each decision valued (docs/review.md)
         from analyze.handview import page_slug
-        from replay.review import review_hands
 
         shown = {slug for slug, _, _ in collector.pages[:max_hands]}
         with Progress(show_progress(progress), "reviewing", list(paths),
                        total=len(shown)) as tick:  # counts only the hands reviewed
             reviews = {}
-
-            def keep(hand: Any) -> bool:
-                return page_slug(hand.match, hand.number) in shown
-
-            for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
-                                  budget=review_budget(review_samples),
-                                  jobs=cores(jobs), keep=keep):
+            for r in _reviews_of(paths, Shown(frozenset(shown)), review_budget(review_samples),
+                                 ruleset, cores(jobs), engine, ray_address):
                 tick(1)
                 reviews[page_slug(r.match, r.hand)] = r
     written = render(collector, output, lang=lang, title=title, max_hand_pages=max_hands,
@@ -125,6 +123,35 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
                + (f", {len(written) - 1} hand page(s)" if len(written) > 1 else ""), err=True)
     if report_issues(issues):
         sys.exit(EXIT_INPUT)
+
+
+class Shown:
+    """The hands a report shows, by page slug (a picklable choice for the review's workers)."""
+
+    def __init__(self, slugs: frozenset[str]) -> None:
+        self.slugs = slugs
+
+    def __call__(self, hand: Any) -> bool:
+        from analyze.handview import page_slug
+
+        return page_slug(hand.match, hand.number) in self.slugs
+
+
+def _reviews_of(paths: tuple[Path, ...], keep: Shown, budget: Any, ruleset: str | None,
+                jobs: int, engine: str, address: str | None) -> Iterator[Any]:
+    """The reviews of the hands ``keep`` chooses, in input order, here or on Ray."""
+    if engine == "ray":
+        from analyze.distributed import review_on_ray
+
+        for reviews, _found, _read in review_on_ray(list(paths), budget=budget, keep=keep,
+                                                    address=address, jobs=max(jobs, 2),
+                                                    ruleset=ruleset):
+            yield from (review for review, _ in reviews)
+        return
+    from replay.review import review_hands
+
+    yield from review_hands(files.read_hands(list(paths)), ruleset=ruleset, budget=budget,
+                            jobs=jobs, keep=keep)
 
 
 @click.command()

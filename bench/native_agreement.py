@@ -15,7 +15,6 @@ a seat, the exact search's value. It runs that once with the compiled modules an
 from __future__ import annotations
 
 import argparse
-import copy
 import hashlib
 import json
 import os
@@ -32,7 +31,7 @@ RULESETS = [("tractor", {"decks": 1}), ("tractor", {"decks": 2}), ("tractor", {"
             ("four-deck", {}), ("wanfen", {}), ("biaofen", {"players": 4})]
 
 
-def positions(count: int, seed: int) -> list[list]:
+def positions(count: int, seed: int, per_hand: int = 8) -> list[list]:
     """The records of ``count`` random positions per ruleset (the work of one process)."""
     from gamelog.cards import Card
     from gamelog.model import Hand, Play
@@ -41,6 +40,7 @@ def positions(count: int, seed: int) -> list[list]:
     from replay.legal import follow_spec, legal_leads
     from replay.search import solve, to_play
     from replay.simulate import simulate_match
+    from replay.state import copy_state
 
     out: list[list] = []
     for name, options in RULESETS:
@@ -56,11 +56,14 @@ def positions(count: int, seed: int) -> list[list]:
             plays = [i for i, e in enumerate(hand_events) if isinstance(e, Play)]
             if not plays:  # a hand given up before its first lead (标分's surrender)
                 continue
-            for _ in range(min(8, count - made)):
-                stop = plays[rng.randrange(len(plays))]
-                state = HandReplay(rules, hand)
-                for ev in hand_events[:stop]:
+            stops = sorted(plays[rng.randrange(len(plays))]
+                           for _ in range(min(per_hand, count - made)))
+            state = HandReplay(rules, hand)
+            applied = 0
+            for stop in stops:  # one replay of the hand; a copy of its state at each stop
+                for ev in hand_events[applied:stop]:
                     state.apply(ev)
+                applied = stop
                 seat = to_play(state)
                 if seat is None or state.order is None or state.pending_forced is not None:
                     continue
@@ -69,7 +72,7 @@ def positions(count: int, seed: int) -> list[list]:
                 guess = rng.sample(held, min(size, len(held)))
                 row: list = [name, options.get("decks", 0), match, stop, seat]
                 for cards in (guess, hand_events[stop].cards):
-                    trial = copy.deepcopy(state)
+                    trial = copy_state(state)
                     before = len(trial.log.items)
                     tokens = [str(Card(c)) for c in cards] if cards is guess else list(cards)
                     trial.apply(Play(match=hand.match, hand=1, seq=1 << 20, seat=seat,
@@ -83,18 +86,24 @@ def positions(count: int, seed: int) -> list[list]:
                     found = follow_spec(state, seat).enumerate(limit=400)
                     row.append(None if found is None else len(found))
                 if max(sum(h) for h in state.held) <= 2 and not any(state.hidden):
-                    row.append(solve(copy.deepcopy(state)))
+                    row.append(solve(copy_state(state)))
                 out.append(row)
                 made += 1
     return out
 
 
-def run(pure: bool, count: int, seed: int) -> tuple[list, float]:
+def start(pure: bool, count: int, seed: int, per_hand: int) -> tuple[subprocess.Popen, float]:
     env = {**os.environ, "SHENGJI_PURE": "1" if pure else "0"}
-    t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, __file__, "--worker", "--positions", str(count),
-                           "--seed", str(seed)], capture_output=True, text=True, env=env,
-                          cwd=ROOT)
+    process = subprocess.Popen([sys.executable, __file__, "--worker", "--positions", str(count),
+                                "--seed", str(seed), "--per-hand", str(per_hand)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, cwd=ROOT)
+    return process, time.perf_counter()
+
+
+def finish(process: subprocess.Popen, t0: float, pure: bool) -> tuple[dict, float]:
+    out, err = process.communicate()
+    done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
     if done.returncode != 0:
         raise SystemExit(f"the {'pure' if pure else 'compiled'} run failed:\n"
                          f"{done.stderr[-3000:]}")
@@ -105,17 +114,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--positions", type=int, default=1000, help="positions per ruleset")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--per-hand", type=int, default=8,
+                    help="positions taken from each simulated hand")
+    ap.add_argument("--parallel", action="store_true",
+                    help="the compiled and the pure run at once (two cores)")
     ap.add_argument("--dump", type=Path, help="write both records here")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         import replay
 
-        print(json.dumps({"native": replay.NATIVE, "rows": positions(args.positions,
-                                                                     args.seed)}))
+        print(json.dumps({"native": replay.NATIVE, "rows": positions(
+            args.positions, args.seed, args.per_hand)}))
         return
-    compiled, t_compiled = run(False, args.positions, args.seed)
-    pure, t_pure = run(True, args.positions, args.seed)
+    if args.parallel:
+        first, second = (start(p, args.positions, args.seed, args.per_hand)
+                         for p in (False, True))
+        compiled, t_compiled = finish(*first, False)
+        pure, t_pure = finish(*second, True)
+    else:
+        compiled, t_compiled = finish(*start(False, args.positions, args.seed, args.per_hand),
+                                      False)
+        pure, t_pure = finish(*start(True, args.positions, args.seed, args.per_hand), True)
     same = sum(a == b for a, b in zip(compiled["rows"], pure["rows"], strict=False))
     total = max(len(compiled["rows"]), len(pure["rows"]))
     digest = hashlib.sha256(json.dumps(compiled["rows"]).encode()).hexdigest()[:16]

@@ -4,7 +4,7 @@
     python bench/review_speed.py --only speed    # seconds per hand per ruleset
     python bench/review_speed.py --only agreement --only weak
 
-speed: seconds per hand at the default budget (8 deals, 24 to confirm) on the first hands of
+speed: CPU seconds per hand at each named level (quick, standard; --level) on the first hands of
 each sample match (samples/matches/*.jsonl). Target: a two-deck hand under 30 s.
 
 agreement: the same hands reviewed with the default budget and with three times the deals;
@@ -36,17 +36,24 @@ SAMPLES = ["tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "biao
            "biaofen-4p", "wanfen"]
 
 
-def speed(hands_each: int) -> None:
-    print(f"{'ruleset (sample)':<18} {'hands':>5} {'decisions':>9} {'s/hand':>7} {'s/decision':>10}")
+def speed(hands_each: int, levels: list[str]) -> None:
+    """CPU seconds per hand, per ruleset and per named level (``shengji review --level``)."""
+    from replay.review import budget_at
+
+    print(f"{'ruleset (sample)':<18} {'level':<9} {'hands':>5} {'decisions':>9} "
+          f"{'s/hand':>7} {'s/decision':>10}")
     for name in SAMPLES:
         hands = list(gamelog.read_hands(ROOT / "samples" / "matches" / f"{name}.jsonl"))
-        started = time.perf_counter()
-        reviews = list(review_hands(iter(hands), keep=lambda h: h.number <= hands_each))
-        took = time.perf_counter() - started
-        done = [r for r in reviews if r.decisions]
-        decisions = sum(len(r.decisions) for r in done)
-        print(f"{name:<18} {len(done):5} {decisions:9} {took / max(len(done), 1):7.1f} "
-              f"{took / max(decisions, 1):10.3f}", flush=True)
+        for level in levels:
+            started = time.process_time()
+            reviews = list(review_hands(iter(hands), keep=lambda h: h.number <= hands_each,
+                                        budget=budget_at(level)))
+            took = time.process_time() - started
+            done = [r for r in reviews if r.decisions]
+            decisions = sum(len(r.decisions) for r in done)
+            print(f"{name:<18} {level:<9} {len(done):5} {decisions:9} "
+                  f"{took / max(len(done), 1):7.1f} {took / max(decisions, 1):10.3f}",
+                  flush=True)
 
 
 def agreement(hands_each: int) -> None:
@@ -113,13 +120,15 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", action="append", choices=["speed", "agreement", "weak"])
     ap.add_argument("--hands", type=int, default=2, help="hands per sample match (speed)")
+    ap.add_argument("--level", action="append", choices=["quick", "standard", "thorough"],
+                    help="named budgets for the speed table (default: quick and standard)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (weak)")
     ap.add_argument("--rollout", default="greedy", choices=["greedy", "heuristic"])
     ap.add_argument("--seeds", type=int, default=8, help="seeds of the one-deck weak run")
     args = ap.parse_args()
     parts = args.only or ["speed", "agreement", "weak"]
     if "speed" in parts:
-        speed(args.hands)
+        speed(args.hands, args.level or ["quick", "standard"])
     if "agreement" in parts:
         agreement(args.hands)
     if "weak" in parts:

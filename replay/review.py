@@ -59,12 +59,14 @@ from replay.deals import determinize as determinize
 from replay.engine import HandReplay
 from replay.legal import follow_spec
 from replay.marks import BID_MARKS as BID_MARKS
+from replay.marks import LEVELS as LEVELS
 from replay.marks import MARKS as MARKS
 from replay.marks import BidDecision as BidDecision
 from replay.marks import Budget as Budget
 from replay.marks import Decision as Decision
 from replay.marks import HandReview as HandReview
 from replay.marks import accuracy as accuracy
+from replay.marks import budget_at as budget_at
 from replay.marks import mark_for as mark_for
 from replay.marks import point_scale as point_scale
 from replay.order import TRUMP as TRUMP_CLASS

@@ -604,3 +604,34 @@ def test_consistent_deals_are_every_deal_with_their_weights():
                                for _, w in deals)  # the true deal is one of them
             state.apply(ev)
     assert found >= 4
+
+
+def test_named_levels_set_the_budget_and_review_the_same_decisions():
+    """Issue 23: a budget by name; quick reviews every decision standard does (fewer deals
+    each), and an explicit --samples overrides the level's."""
+    import json
+
+    from click.testing import CliRunner
+
+    from replay.review import budget_at
+    from shengji.cli import cli
+
+    assert budget_at("standard") == Budget()
+    quick = budget_at("quick")
+    assert (quick.samples, quick.confirm) == (3, 9) and quick.samples < Budget().samples
+    assert budget_at("thorough", seed=2).samples == 4 * Budget().samples
+    assert budget_at("quick", samples=5, confirm=None).samples == 5
+    with pytest.raises(ValueError, match="unknown review level"):
+        budget_at("fast")
+
+    sample = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-1deck.jsonl"
+    runs = {}
+    for level in ("quick", "standard"):
+        result = CliRunner().invoke(cli, ["review", str(sample), "--hand", "2", "--level", level,
+                                          "--format", "json"])
+        assert result.exit_code == 0, result.output
+        runs[level] = json.loads(result.output)["decisions"]
+    key = [(d["trick"], d["seat"], d["made"]) for d in runs["standard"]]
+    assert key and [(d["trick"], d["seat"], d["made"]) for d in runs["quick"]] == key
+    bad = CliRunner().invoke(cli, ["review", str(sample), "--level", "fast"])
+    assert bad.exit_code == 2 and "fast" in bad.output

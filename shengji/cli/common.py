@@ -217,19 +217,23 @@ def progress_option(func: F) -> F:
         help="A progress bar on standard error (default: when it is a terminal).")(func)
 
 
-def review_budget(samples: int) -> Any:
-    """The budget of ``--review`` (report, export): ``samples`` deals a decision, three times
-    as many to confirm a suspected mistake."""
-    from replay.review import Budget
+def review_budget(level: str, samples: int | None) -> Any:
+    """The budget of ``--review`` (report, export): the named level's, or ``samples`` deals a
+    decision and three times as many to confirm a suspected mistake."""
+    from replay.review import budget_at
 
-    return Budget(samples=samples, confirm=3 * samples)
+    return budget_at(level, samples=samples,
+                     confirm=3 * samples if samples is not None else None)
 
 
 def review_options(func: F) -> F:
-    func = click.option("--review-samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=8,
-                        show_default=True,
+    func = click.option("--review-samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
                         help="With --review: random deals per decision (three times as "
-                             "many confirm a suspected mistake).")(func)
+                             "many confirm a suspected mistake; default: the level's).")(func)
+    func = click.option("--review-level", type=click.Choice(["quick", "standard", "thorough"]),
+                        default="standard", show_default=True,
+                        help="With --review: the budget by name (as shengji review "
+                             "--level).")(func)
     return click.option(
         "--review", is_flag=True,
         help="Also review every decision (the point swing of each play against the legal "

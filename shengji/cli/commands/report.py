@@ -60,7 +60,8 @@ from shengji.cli.common import (
 def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
            title: str | None, ruleset: str | None, max_hands: int | None,
            matches: tuple[str, ...], hand_range: tuple[int, int] | None, player: str | None,
-           violations_only: bool, review: bool, review_samples: int, jobs: int,
+           violations_only: bool, review: bool, review_level: str, review_samples: int | None,
+           jobs: int,
            progress: bool | None, engine: str, ray_address: str | None) -> None:
     """Write an HTML review report: a dashboard over all hands and a page per hand.
 
@@ -113,7 +114,8 @@ def report(paths: tuple[Path, ...], output: str, lang: str, anonymize: bool,
         with Progress(show_progress(progress), "reviewing", list(paths),
                        total=len(shown)) as tick:  # counts only the hands reviewed
             reviews = {}
-            for r in _reviews_of(paths, Shown(frozenset(shown)), review_budget(review_samples),
+            budget = review_budget(review_level, review_samples)
+            for r in _reviews_of(paths, Shown(frozenset(shown)), budget,
                                  ruleset, cores(jobs), engine, ray_address):
                 tick(1)
                 reviews[page_slug(r.match, r.hand)] = r
@@ -174,7 +176,8 @@ def _reviews_of(paths: tuple[Path, ...], keep: Shown, budget: Any, ruleset: str 
 def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: bool,
            anonymize: bool, ruleset: str | None, matches: tuple[str, ...],
            hand_range: tuple[int, int] | None, player: str | None, review: bool,
-           review_samples: int, jobs: int, progress: bool | None, engine: str,
+           review_level: str, review_samples: int | None, jobs: int, progress: bool | None,
+           engine: str,
            ray_address: str | None) -> None:
     """Write analysis-ready tables: matches, hands, tricks, plays, violations, holdings.
 
@@ -196,7 +199,7 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
             raise click.UsageError("--engine ray writes Parquet tables, not anonymized "
                                    "(player aliases need the whole input in one place)")
         _export_on_ray(paths, output, ruleset, max(cores(jobs), 2), ray_address,
-                       review_budget(review_samples) if review else None,
+                       review_budget(review_level, review_samples) if review else None,
                        show_progress(progress))
         return
     if partitioned and as_csv:
@@ -224,7 +227,7 @@ def export(paths: tuple[Path, ...], output: Path, as_csv: bool, partitioned: boo
 
             def reviews() -> Iterator[Any]:  # the bar's second pass: a hand at a time
                 for r in review_hands(files.read_hands(list(paths)), ruleset=ruleset,
-                                      budget=review_budget(review_samples),
+                                      budget=review_budget(review_level, review_samples),
                                       jobs=cores(jobs), keep=selection(
                                           matches, hand_range, player) or None):
                     tick(1)

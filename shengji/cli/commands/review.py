@@ -38,13 +38,17 @@ from shengji.cli.common import (
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @selection_options
-@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=8,
-              show_default=True,
+@click.option("--level", type=click.Choice(["quick", "standard", "thorough"]),
+              default="standard", show_default=True,
+              help="Budget by name: quick (3 deals a decision, 9 to confirm; for large "
+                   "collections, about a third of standard's time), standard (8 and 24), "
+                   "thorough (32 and 96).")
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
               help=f"Budget: random deals of the unseen cards per decision (at most "
-                   f"{MAX_SAMPLES}).")
-@click.option("--confirm", type=click.IntRange(min=0, max=MAX_CONFIRM), default=24,
-              show_default=True,
-              help="Budget: fresh deals to confirm a suspected mistake (0: none).")
+                   f"{MAX_SAMPLES}; default: the level's).")
+@click.option("--confirm", type=click.IntRange(min=0, max=MAX_CONFIRM),
+              help="Budget: fresh deals to confirm a suspected mistake (0: none; default: "
+                   "the level's).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The same seed, the same review.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
@@ -56,7 +60,8 @@ from shengji.cli.common import (
 @engine_options
 @handle_errors
 def review(paths: tuple[Path, ...], matches: tuple[str, ...],
-           hand_range: tuple[int, int] | None, player: str | None, samples: int, confirm: int,
+           hand_range: tuple[int, int] | None, player: str | None, level: str,
+           samples: int | None, confirm: int | None,
            seed: int, fmt: str, ruleset: str | None, jobs: int, progress: bool | None,
            engine: str, ray_address: str | None) -> None:
     """Review every decision: the point swing of each play against the legal alternatives.
@@ -72,7 +77,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     Reviewing stops at a hand's first violation. In 标分 each bid and pass is valued too, by
     the seat's expected settlement (档).
     """
-    from replay.review import Budget
+    from replay.review import budget_at
 
     issues: list[RecordError] = []
     keep = selection(matches, hand_range, player)
@@ -84,7 +89,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     total = sum(1 for h in files.read_hands(list(paths)) if keep(h)) \
         if show_bar and engine != "ray" else None
 
-    budget = Budget(samples=samples, confirm=confirm, seed=seed)
+    budget = budget_at(level, samples=samples, confirm=confirm, seed=seed)
     overall: dict[str, list[float]] = {}  # player -> decisions, score, marks (see _tally_review)
     in_match: dict[str, list[float]] = {}
     current: str | None = None

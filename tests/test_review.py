@@ -178,7 +178,7 @@ def _weak_match(seed: int, hands: int) -> list:
 
 
 def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
-    """Seat 1 plays random legal plays (one deck, four seeds of eight hands, the default
+    """Seat 1 plays random legal plays (one deck, three seeds of six hands, the default
     budget): its mistake rate (mistakes and blunders per decision) is at least three times
     the heuristic seats', its accuracy below every heuristic seat's in every seed, and the
     heuristic seats' accuracy stable across seeds (docs/review.md has the longer run)."""
@@ -186,10 +186,10 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
 
     by: dict[int, list] = {s: [] for s in range(4)}
     per_seed: dict[int, list[float]] = {s: [] for s in range(4)}
-    for seed in (1, 2, 3, 4):
+    for seed in (1, 2, 3):
         seed_by: dict[int, list] = {s: [] for s in range(4)}
         scale = 0.5
-        for r in review_hands(iter(_weak_match(seed, 8)), budget=Budget(seed=seed), jobs=2):
+        for r in review_hands(iter(_weak_match(seed, 6)), budget=Budget(seed=seed), jobs=2):
             scale = r.scale
             for d in r.decisions:
                 by[d.seat].append(d)
@@ -198,7 +198,7 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
         assert acc[1] < min(acc[0], acc[2], acc[3]), (seed, acc)
         for s in range(4):
             per_seed[s].append(acc[s])
-    assert all(len(ds) > 150 for ds in by.values())
+    assert all(len(ds) > 100 for ds in by.values()), {s: len(ds) for s, ds in by.items()}
 
     def rate(seats: list[int]) -> float:
         ds = [d for s in seats for d in by[s]]
@@ -387,10 +387,11 @@ def test_bids_and_passes_are_reviewed_in_the_command_and_the_export(tmp_path):
     assert "auction: " in text.output and "would hold the defenders to about" in text.output
     out = tmp_path / "x"
     result = CliRunner().invoke(cli, ["export", str(sample), "-o", str(out), "--review",
-                                      "--review-samples", "1"])
+                                      "--review-samples", "1", "--hand", "2-4"])
     assert result.exit_code == 0, result.output
     bids = pl.read_parquet(out / "bids.parquet")
     hands = pl.read_parquet(out / "hands.parquet")
+    assert hands.height == 3
     assert bids.height >= hands.height and bids["bid"].null_count() > 0
     assert (bids["swing"] >= 0).all()
 

@@ -287,7 +287,7 @@ def test_a_worker_killed_mid_export_leaves_the_whole_new_export(cluster, tmp_pat
 
 def test_a_killed_export_leaves_the_old_output(cluster, tmp_path):
     for k in range(2):
-        renamed_copies(MATCHES / "tractor-3deck.jsonl", 12, tmp_path / f"in-{k}.jsonl")
+        renamed_copies(MATCHES / "tractor-3deck.jsonl", 24, tmp_path / f"in-{k}.jsonl")
     inputs = sorted(str(p) for p in tmp_path.glob("in-*.jsonl"))
     out = tmp_path / "tables"
     old = shengji("export", str(MATCHES / "wanfen.jsonl"), "-o", str(out), "--engine", "ray",
@@ -301,7 +301,7 @@ def test_a_killed_export_leaves_the_old_output(cluster, tmp_path):
     deadline = time.monotonic() + 120
     while not _workers("export_task") and run.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(0.5)
+    time.sleep(0.1)  # a task has started; the run takes seconds more
     run.send_signal(signal.SIGKILL)  # the driver itself, mid-run
-    run.wait(timeout=60)
+    assert run.wait(timeout=60) == -signal.SIGKILL  # it had not finished
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -91,11 +91,7 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
                     list(paths), partial(_tally_into, fmt=fmt, quiet=quiet, chosen=chosen),
                     address=ray_address, jobs=max(jobs, 2), ruleset=ruleset,
                     options=options):
-                for line in lines:
-                    click.echo(line)
-                for key, value in batch_counts.items():
-                    counts[key] += value
-                found.extend(batch_found)
+                _add_batch(lines, batch_counts, batch_found, counts, found)
                 read_problems.extend(batch_read)
                 tick(batch_counts.get("read", 0))
         found.extend(read_problems)  # after the hands' own, as the local reader reports them
@@ -108,11 +104,7 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
                 for lines, batch_counts, batch_found in _validate_lines_parallel(
                         inputs, jobs, ruleset, options, fmt, quiet, issues,
                         chosen=chosen):
-                    for line in lines:
-                        click.echo(line)
-                    for key, value in batch_counts.items():
-                        counts[key] += value
-                    found.extend(batch_found)
+                    _add_batch(lines, batch_counts, batch_found, counts, found)
                     tick(batch_counts["hands"])
         else:  # the parent reads (Parquet), the workers replay
             from replay.parallel import replay_in_processes
@@ -149,6 +141,17 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
         sys.exit(EXIT_INPUT)
     if counts["violations"] or (counts["incomplete"] and not allow_incomplete):
         sys.exit(EXIT_VIOLATIONS)
+
+
+def _add_batch(lines: list[str], batch_counts: dict[str, int],
+               batch_found: list[tuple[str, str]], counts: dict[str, int],
+               found: list[tuple[str, str]]) -> None:
+    """A worker's batch (or Ray task's share) printed and added to the run's counts."""
+    for line in lines:
+        click.echo(line)
+    for key, value in batch_counts.items():
+        counts[key] += value
+    found.extend(batch_found)
 
 
 def _new_counts() -> dict[str, int]:

@@ -1,11 +1,12 @@
 """Benchmark: does the review mark a plainly bad play? (issue 23)
 
 Simulated matches in which seat 1 is the heuristic agent except for one planted error per
-hand: the first time it plays last to a trick an opponent has already won, holding both a
-point card and a pointless card it may legally play, it throws the most points it can on
-that trick (a 10 or a K given to the opponents). Every hand is reviewed; the benchmark prints
-how many planted plays were marked, their swings, and the share of the heuristic seats'
-decisions marked. Seeds are drawn fresh unless given, and printed.
+hand, at its first chance of any of three kinds (see :class:`Planter`): points thrown onto a
+trick an opponent has already won (a 10 or a K given away), an ace of the led suit thrown
+under an opponent's ruff while a lower card of the suit could go, and, as the declarer, the
+most points it can buried in the kitty. Every hand is reviewed; the benchmark prints how many
+planted plays were marked (per kind, with their estimated swings) and the share of the
+heuristic seats' decisions marked. Seeds are drawn fresh unless given, and printed.
 
     python bench/review_planted.py                       # one deck, 6 matches x 4 hands
     python bench/review_planted.py --decks 2 --seeds 11 12 13
@@ -24,42 +25,77 @@ sys.path.insert(0, str(ROOT))
 
 import gamelog  # noqa: E402
 import replay  # noqa: E402
+from gamelog.cards import CARD_TOKENS  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
 from replay.engine import play_strength  # noqa: E402
-from replay.review import Budget, review_hands  # noqa: E402
+from replay.order import TRUMP  # noqa: E402
+from replay.review import budget_at, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
 
 
 class Planter(HeuristicAgent):
-    """The heuristic agent, with one planted error a hand (see the module's docstring)."""
+    """The heuristic agent, with one planted error a hand (see the module's docstring): the
+    first chance in the hand of any of the kinds below, each recorded as (kind, trick, cards).
 
-    def __init__(self, rng: random.Random, planted: list[tuple[int, int]]) -> None:
+    - ``points``: last to a trick an opponent has already won, holding both a point card and a
+      pointless card it may play, it throws the most points it can (a 10 or a K given away);
+    - ``ace``: a side suit led with a single, an opponent's trump winning the trick, it plays
+      its ace of the suit under the ruff while it holds a lower card of the suit (an ace that
+      would likely have won a later round is thrown away);
+    - ``bury``: as the declarer, it buries the most points it can in the kitty (pointless
+      cards kept in hand instead)."""
+
+    def __init__(self, rng: random.Random, planted: list[tuple[str, int, list[int]]]) -> None:
         super().__init__(rng)
-        self.planted = planted  # (trick, cards) of each planted play
+        self.planted = planted
         self.done = False
         self.seen = -1
 
-    def follow(self, view, spec):  # type: ignore[no-untyped-def]
+    def _new_hand(self, view) -> None:  # type: ignore[no-untyped-def]
         if len(view.tricks) < self.seen:
-            self.done = False  # a new hand
+            self.done = False
         self.seen = len(view.tricks)
+
+    def bury(self, view, count):  # type: ignore[no-untyped-def]
+        self.done, self.seen = False, 0  # a burial starts a hand
+        order, pts = view.order, view.rules.points_table()
+        cards = [c for c in range(54) for _ in range(view.hand[c])]
+        rich = sorted(cards, key=lambda c: (-pts[c], order.klass[c] == TRUMP,
+                                            order.power[c]))[:count]
+        if sum(pts[c] for c in rich) >= 20:
+            self.done = True
+            self.planted.append(("bury", 0, sorted(rich)))
+            return rich
+        return super().bury(view, count)
+
+    def follow(self, view, spec):  # type: ignore[no-untyped-def]
+        self._new_hand(view)
         trick, order = view.trick, view.order
-        if not self.done and trick is not None and len(trick.plays) == view.players - 1:
+        if not self.done and trick is not None and trick.plays:
             kinds = [u.kind for u in trick.lead_units]
             best = max(trick.plays, key=lambda p: play_strength(order, trick.lead_class, kinds,
                                                                 p.cards) or (-1, -1))
+            top = play_strength(order, trick.lead_class, kinds, best.cards)
             pts = view.rules.points_table()
-            if not view.partner_side(best.seat):
+            mine = [c for c in order.members[trick.lead_class] if view.hand[c]]
+            aces = [c for c in mine if CARD_TOKENS[c][0] == "A"]
+            if not view.partner_side(best.seat) and trick.lead_class != TRUMP \
+                    and kinds == [(1, 1)] and top is not None and top[0] == 1 and aces \
+                    and len(mine) >= 2 and spec.contains([aces[0]]):
+                return self._plant("ace", view, [aces[0]])
+            if not view.partner_side(best.seat) and len(trick.plays) == view.players - 1:
                 cheap = spec.lowest(lambda c: (pts[c], order.power[c]))
                 rich = spec.lowest(lambda c: (-pts[c], order.power[c]))
                 beats = play_strength(order, trick.lead_class, kinds, rich)
-                top = play_strength(order, trick.lead_class, kinds, best.cards)
                 if sum(pts[c] for c in cheap) == 0 and sum(pts[c] for c in rich) >= 10 \
                         and (beats is None or top is None or beats <= top):
-                    self.done = True
-                    self.planted.append((len(view.tricks) + 1, sorted(rich)))
-                    return rich
+                    return self._plant("points", view, rich)
         return super().follow(view, spec)
+
+    def _plant(self, kind: str, view, cards: list[int]) -> list[int]:  # type: ignore[no-untyped-def]
+        self.done = True
+        self.planted.append((kind, len(view.tricks) + 1, sorted(cards)))
+        return cards
 
 
 def main() -> None:
@@ -67,42 +103,53 @@ def main() -> None:
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--decks", type=int, default=1)
     ap.add_argument("--seeds", type=int, nargs="*", help="match seeds (default: 6 fresh ones)")
+    ap.add_argument("--matches", type=int, default=6, help="fresh match seeds to draw")
     ap.add_argument("--hands", type=int, default=4)
+    ap.add_argument("--level", default="standard", help="the review's named budget")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
-    seeds = args.seeds or random.SystemRandom().sample(range(10_000, 10**7), 6)
+    seeds = args.seeds or random.SystemRandom().sample(range(10_000, 10**7), args.matches)
     print(f"match seeds: {' '.join(map(str, seeds))}; review seed: {seeds[0]}", flush=True)
     rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
-    caught, swings, planted_n, others, others_marked = 0, [], 0, 0, 0
+    found_by: dict[str, list] = {}
+    others, others_marked = 0, 0
     for seed in seeds:
-        planted: list[tuple[int, list[int]]] = []
+        planted: list[tuple[str, int, list[int]]] = []
         events = simulate_match(rules, f"planted-{seed}", seed, hands=args.hands,
                                 agents=lambda seat, rng, planted=planted: Planter(rng, planted)
                                 if seat == 1
                                 else HeuristicAgent(rng))
         hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
-        from gamelog.cards import CARD_TOKENS
-
-        mine = []
-        for r in review_hands(iter(hands), budget=Budget(seed=seeds[0]), jobs=args.jobs):
+        mine: list = []
+        budget = budget_at(args.level, seed=seeds[0])
+        for r in review_hands(iter(hands), budget=budget, jobs=args.jobs):
             for d in r.decisions:
-                if d.seat == 1 and d.kind == "follow":
-                    mine.append(d)
-                elif d.seat != 1:
+                if d.seat == 1:
+                    mine.append((r.hand, d))
+                else:
                     others += 1
                     others_marked += d.mark is not None
-        for trick, cards in planted:  # each planted play, found by its trick and cards
+        # each planted play, found by its trick and cards among seat 1's decisions after the
+        # previous one's (both lists are in the order of play)
+        at = 0
+        for kind, trick, cards in planted:
             tokens = sorted(CARD_TOKENS[c] for c in cards)
-            found = [d for d in mine if d.trick == trick and sorted(d.made) == tokens]
-            if found:
-                d = found[0]
-                mine.remove(d)
-                planted_n += 1
-                caught += d.mark is not None
-                swings.append(d.estimate)
-    print(f"planted plays reviewed: {planted_n}; marked {caught} "
-          f"({100 * caught / max(planted_n, 1):.0f} %); mean estimated swing "
-          f"{statistics.mean(swings) if swings else 0:.1f} points", flush=True)
+            hit = next((k for k in range(at, len(mine)) if mine[k][1].trick == trick
+                        and sorted(mine[k][1].made) == tokens), None)
+            if hit is not None:
+                found_by.setdefault(kind, []).append(mine[hit][1])
+                at = hit + 1
+    every = [d for ds in found_by.values() for d in ds]
+    caught = sum(d.mark is not None for d in every)
+    print(f"planted plays reviewed: {len(every)}; marked {caught} "
+          f"({100 * caught / max(len(every), 1):.0f} %); mean estimated swing "
+          f"{statistics.mean(d.estimate for d in every) if every else 0:.1f} points "
+          f"(an inaccuracy is {7 * rules.decks / 2:g})", flush=True)
+    for kind, ds in sorted(found_by.items()):
+        marked = sum(d.mark is not None for d in ds)
+        print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "
+              f"{' '.join(f'{d.estimate:.1f}' for d in sorted(ds, key=lambda d: d.estimate))}",
+              flush=True)
     print(f"heuristic seats' decisions marked: {others_marked} of {others} "
           f"({100 * others_marked / max(others, 1):.1f} %)", flush=True)
 

@@ -8,33 +8,41 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-MARKS = (("blunder", 40), ("mistake", 20), ("inaccuracy", 10))
+MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 7))
 """Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
-points, so 100 for one deck halves them and 400 for four decks doubles them)."""
+points, so 100 for one deck halves them and 400 for four decks doubles them). They lie
+between the values that whole point cards give (multiples of 5 at every scale), never on
+one: a play that gives a 10 away at two decks (a 5 at one deck) is an inaccuracy with a
+margin, not a coin toss at the threshold."""
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard to look: ``samples`` determinized deals per decision (each alternative is played
-    out once per deal); when the best alternative looks at least half an inaccuracy better than
-    the play made, ``confirm`` fresh deals value the two again and the swing is read from those;
-    exact search once each seat holds at most ``exact_cards`` cards; at most
+    """How hard to look: ``samples`` determinized deals per decision screen every alternative
+    (each played out once per deal; the better half again on as many more deals, until twice
+    ``contenders`` are left); the ``contenders`` best are raced against the play made on
+    rounds of ``confirm`` fresh deals (at most ``extend`` more rounds) until the decision is
+    resolved; exact search once each seat holds at most ``exact_cards`` cards; at most
     ``max_alternatives`` alternatives per decision (the play made always among them)."""
 
     samples: int = 8
     confirm: int = 24
-    extend: int = 6
-    """Rounds of ``confirm`` more deals while a confirmed swing lies within two standard
-    errors of a mark's threshold."""
+    extend: int = 16
+    """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
+    standard errors of the swing's estimate (the decision is not yet resolved)."""
+    resolve: float = 2.0
+    """A decision is resolved when every mark's threshold lies at least this many standard
+    errors from the swing's estimate (about 98 % one-sided)."""
+    spread: float = 24.0
+    """The least spread assumed for the points between two plays on one deal (for 200 points;
+    scaled): the standard error of a gain is never taken below ``spread / sqrt(deals)``, so a
+    few deals on which two plays happened to score alike never settle a decision."""
     exact_cards: int = 2
     exact_deals: int = 256
     """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
     consistent with the seat's knowledge is solved exactly when there are at most this many
     (no sampling noise); else deals are drawn."""
     max_alternatives: int = 16
-    target: float = 0.25
-    """Deals are added (up to ``extend`` rounds) while the swing's standard error exceeds this
-    share of an inaccuracy's threshold."""
     contenders: int = 3
     """The alternatives that looked best on the first deals, valued again against the play
     made on fresh deals (the best of them on those deals is the best alternative)."""
@@ -52,7 +60,7 @@ class Budget:
 
 
 LEVELS: dict[str, dict[str, int]] = {
-    "quick": {"samples": 3, "confirm": 9, "extend": 2, "contenders": 2},
+    "quick": {"samples": 3, "confirm": 9, "extend": 4, "contenders": 2},
     "standard": {},
     "thorough": {"samples": 32, "confirm": 96},
 }
@@ -194,9 +202,10 @@ class HandReview:
 
 
 def accuracy(decisions: list[Decision], scale: float = 1.0) -> float | None:
-    """Accuracy in percent over some decisions: 100 × mean(1 − min(swing, 40·scale) / (40·scale)).
+    """Accuracy in percent over some decisions: 100 × mean(1 − min(swing, B) / B), B the
+    blunder's threshold (43 × ``scale``).
 
-    A play as good as the best alternative scores 1, a blunder (40 points or more in a
+    A play as good as the best alternative scores 1, a blunder (43 points or more in a
     two-deck game) scores 0, in between linearly; ``None`` with no decision."""
     if not decisions:
         return None

@@ -197,11 +197,13 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
            alternatives: list[list[int]], defender: bool, budget: Budget, scale: float,
            exact: bool, *, trick: int, seat: int, kind: str) -> Decision:
     """Value the alternatives (the play made first) with ``evaluate(alternatives, deals)``
-    (one row of values per deal); then, unless exact, value the play made and the best one
-    again on fresh deals (the best of several noisy estimates is biased upwards), adding
-    rounds while the swing's standard error is large or a mark's threshold lies within ``z``
-    standard errors of it; mark the decision when the swing less ``z`` standard errors
-    reaches a threshold, and say which worse mark is unclear."""
+    (one row of values per deal); then, unless exact, race the few that looked best against
+    the play made on fresh deals (the best of several noisy estimates is biased upwards, so
+    the screen only selects): round by round, a contender clearly behind the leader drops
+    out, until every contender left is resolved (each mark's threshold at least ``resolve``
+    standard errors from its swing) or the budget is spent. The best is the leader; the
+    decision is marked when its swing less ``z`` standard errors reaches a threshold, and a
+    worse mark the estimate reaches without that confidence is named ``unclear``."""
     rows = evaluate(alternatives, budget.samples)
     values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
     errors = [0.0 if exact else _standard_error([r[i] for r in rows])
@@ -212,41 +214,9 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     error = 0.0
     deals = len(rows)
     if not exact and len(values) > 1 and budget.confirm:
-        # The best of several noisy estimates is biased upwards, so selecting and measuring
-        # use different deals: the few best others (as screened) meet the play made on fresh
-        # deals, the best of them there is the best alternative, and the swing is measured
-        # on further fresh deals (also when the play made looked best: a few deals can hide
-        # a better one), round by round while the error is large or a threshold is near.
-        ranked = sorted(range(1, len(values)),
-                        key=lambda i: (-sign * values[i], i))[:budget.contenders]
-        group = [alternatives[0], *(alternatives[i] for i in ranked)]
-        picked = evaluate(group, budget.confirm) if len(ranked) > 1 else None
-        k = 1 if picked is None else max(range(1, len(group)), key=lambda j: (
-            sign * sum(r[j] - r[0] for r in picked), -j))
-        for j, i in enumerate(ranked, 1):  # the contenders' values from the fresh deals
-            if picked is not None:
-                column = [r[j] for r in picked]
-                values[i], errors[i] = sum(column) / len(column), _standard_error(column)
-                counts[i] = len(column)
-        best_i = ranked[k - 1]
-        pair = [alternatives[0], alternatives[best_i]]
-        again = evaluate(pair, budget.confirm)
-        target = budget.target * MARKS[-1][1] * scale
-        for _ in range(budget.extend):
-            mean, error = _paired(again, sign)
-            near = any(abs(mean - t * scale) < budget.z * error for _, t in MARKS)
-            if error <= target and not near:
-                break
-            again += evaluate(pair, budget.confirm)
-        values[0] = sum(r[0] for r in again) / len(again)
-        values[best_i] = sum(r[1] for r in again) / len(again)
-        errors[0] = _standard_error([r[0] for r in again])
-        errors[best_i] = _standard_error([r[1] for r in again])
-        counts[0] = counts[best_i] = len(again)
-        mean, error = _paired(again, sign)
-        deals = len(again)
-        if mean <= 0:
-            best_i = 0
+        ranked = _screen(evaluate, alternatives, rows, sign, budget, values, errors, counts)
+        best_i, error, deals = _race(evaluate, alternatives, ranked, sign, scale, budget,
+                                     values, errors, counts)
     estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
     # the swing is what the play gave away at the stated confidence: the estimate less z
     # standard errors (the noise of the deals is not charged to the player)
@@ -265,6 +235,97 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
                     mark=mark, defender=defender, exact=exact, error=error,
                     confidence=confidence, unclear=unclear, deals=deals, estimate=estimate,
                     errors=errors, counts=counts)
+
+
+def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
+            alternatives: list[list[int]], rows: list[list[float]], sign: int, budget: Budget,
+            values: list[float], errors: list[float], counts: list[int]) -> list[int]:
+    """The ``budget.contenders`` alternatives other than the play made that look best, by
+    successive halving: every one valued on the first ``rows``, then the better half on
+    ``samples`` more deals, and so on (values accumulate) until no more than twice the
+    contenders are left; each stage ranks on the same deals for all, and after the first a
+    play that scored exactly as a better-ranked one on every deal so far gives up its place.
+    Fills in ``values``, ``errors`` and ``counts`` of the screen."""
+    seen: dict[int, list[float]] = {i: [r[i] for r in rows] for i in range(1, len(values))}
+
+    def distinct(pool: list[int]) -> list[int]:
+        """The pool less plays that scored as a better-ranked one on every deal, once past
+        the first stage (most likely the same play in effect: racing both wastes a place)."""
+        if len(seen[pool[0]]) <= budget.samples:
+            return pool
+        out: list[int] = []
+        for i in pool:
+            if not any(seen[j] == seen[i] for j in out):
+                out.append(i)
+        return out
+
+    pool = sorted(seen, key=lambda i: (-sign * values[i], i))
+    while len(pool) > 2 * budget.contenders:
+        pool = pool[:max(len(pool) // 2, 2 * budget.contenders)]
+        for r in evaluate([alternatives[i] for i in pool], budget.samples):
+            for j, i in enumerate(pool):
+                seen[i].append(r[j])
+        for i in pool:
+            values[i], errors[i], counts[i] = \
+                sum(seen[i]) / len(seen[i]), _standard_error(seen[i]), len(seen[i])
+        pool = distinct(sorted(pool, key=lambda i: (-sign * values[i], i)))
+    return pool[:budget.contenders]
+
+
+def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
+          alternatives: list[list[int]], ranked: list[int], sign: int, scale: float,
+          budget: Budget, values: list[float], errors: list[float], counts: list[int]
+          ) -> tuple[int, float, int]:
+    """The contenders ``ranked`` (indices into ``alternatives``; 0 is the play made) raced
+    against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
+    deals. From the third round on, a contender whose gain over the play made trails the
+    leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the race ends when every
+    runner left is resolved (no mark's threshold within ``resolve`` standard errors of its
+    gain) or after ``extend`` more rounds. Fills in the runners' ``values``, ``errors`` and
+    ``counts``; returns the best (0 when no contender gained on the play made), the standard
+    error of its gain, and the deals it was measured on. A standard error is never taken below
+    ``budget.spread`` (scaled) over the square root of the deals."""
+    made: list[float] = []
+    taken: dict[int, list[float]] = {i: [] for i in ranked}  # a runner's values, from deal 0
+    running = list(ranked)
+    gains: dict[int, tuple[float, float]] = {}
+    for round_ in range(budget.extend + 1):
+        for r in evaluate([alternatives[0], *(alternatives[i] for i in running)],
+                          budget.confirm):
+            made.append(r[0])
+            for j, i in enumerate(running, 1):
+                taken[i].append(r[j])
+        floor = budget.spread * scale / len(made) ** 0.5
+        gains = {i: _floored(_paired([list(p) for p in zip(made, taken[i], strict=True)],
+                                     sign), floor) for i in running}
+        leader = max(running, key=lambda i: (gains[i][0], -i))
+        if round_ >= 2:  # a few deals can hide a rare large gain: no one drops out early
+            running = [i for i in running if i == leader
+                       or not _behind(taken[leader], taken[i], sign, budget.resolve + 1)]
+        if all(abs(gains[i][0] - t * scale) >= budget.resolve * gains[i][1]
+               for i in running for _, t in MARKS):
+            break
+    for i in ranked:
+        column = taken[i]
+        values[i], errors[i], counts[i] = \
+            sum(column) / len(column), _standard_error(column), len(column)
+    values[0], errors[0], counts[0] = sum(made) / len(made), _standard_error(made), len(made)
+    leader = max(running, key=lambda i: (gains[i][0], -i))
+    gain, error = gains[leader]
+    return (leader if gain > 0 else 0), error, len(made)
+
+
+def _floored(gain: tuple[float, float], floor: float) -> tuple[float, float]:
+    """A paired gain with its standard error raised to ``floor`` at least: a few deals on
+    which two plays scored alike say little when a rare deal can part them by a kitty."""
+    return gain[0], max(gain[1], floor)
+
+
+def _behind(leader: list[float], other: list[float], sign: int, resolve: float) -> bool:
+    """Whether ``other`` trails ``leader`` by ``resolve`` standard errors of their paired
+    difference, on the deals both ran (``other`` may have dropped out earlier)."""
+    mean, error = _paired([[b, a] for a, b in zip(leader, other, strict=False)], sign)
+    return mean > 0 and mean >= resolve * error
 
 
 def _standard_error(values: list[float]) -> float:

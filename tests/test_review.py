@@ -231,7 +231,8 @@ def test_every_ruleset_can_be_reviewed(name):
     from replay.review import Budget, review_hands
 
     path = Path(__file__).resolve().parents[1] / "samples" / "matches" / f"{name}.jsonl"
-    reviews = list(review_hands(gamelog.read_hands(path), budget=Budget(samples=2, confirm=2),
+    reviews = list(review_hands(gamelog.read_hands(path),
+                                budget=Budget(samples=2, confirm=2, extend=2),
                                 keep=lambda h: h.number == 2))
     assert len(reviews) >= 1
     decisions = [d for r in reviews for d in r.decisions]
@@ -313,7 +314,8 @@ def test_the_kitty_burial_is_reviewed():
     from replay.review import Budget, review_hands
 
     path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
-    reviews = list(review_hands(gamelog.read_hands(path), budget=Budget(samples=2, confirm=2),
+    reviews = list(review_hands(gamelog.read_hands(path),
+                                budget=Budget(samples=2, confirm=2, extend=2),
                                 keep=lambda h: h.number == 2))
     burials = [d for r in reviews for d in r.decisions if d.kind == "bury"]
     assert len(burials) == 1

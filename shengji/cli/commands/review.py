@@ -70,10 +70,10 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     as the defenders' expected final points (kitty award included) under good play from
     there: random deals of the cards the player could not see, played out by a
     deterministic rollout player, or an exact search once two cards a seat remain. The swing
-    is what the play gave away against the best alternative, from the player's side; 10, 20
-    and 40 points (in a two-deck game, scaled by the deck's points), one standard error clear
+    is what the play gave away against the best alternative, from the player's side; 7, 22
+    and 43 points (in a two-deck game, scaled by the deck's points), one standard error clear
     of the estimate's noise, mark an inaccuracy, a mistake and a blunder. Accuracy per player
-    is 100 x mean(1 - min(swing, 40) / 40). An estimate, not a verdict: see docs/review.md.
+    is 100 x mean(1 - min(swing, 43) / 43). An estimate, not a verdict: see docs/review.md.
     Reviewing stops at a hand's first violation. In 标分 each bid and pass is valued too, by
     the seat's expected settlement (档).
     """

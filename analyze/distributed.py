@@ -534,9 +534,30 @@ class Cluster:
         for task in tasks:
             pending.append(remote.remote(*task))
             if len(pending) >= window:
-                yield ray.get(pending.popleft())
+                yield _result(pending.popleft())
         while pending:
-            yield ray.get(pending.popleft())
+            yield _result(pending.popleft())
+
+
+def _result(ref: Any) -> Any:
+    """A task's result; an exception the task raised comes back as itself (its one-line
+    message), not wrapped in Ray's task error with the remote traceback in its text."""
+    import ray
+
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        cause = unwrap_task_error(exc)
+        if cause is exc:
+            raise
+        raise cause from None
+
+
+def unwrap_task_error(exc: BaseException) -> BaseException:
+    """The exception a Ray task raised, from the task error that wraps it (``cause``); the
+    error itself when it wraps none (a lost worker, say)."""
+    cause = getattr(exc, "cause", None)
+    return cause if isinstance(cause, BaseException) else exc
 
 
 def in_file_order(shares: list[Share], results: Iterable[Any],

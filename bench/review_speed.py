@@ -11,8 +11,12 @@ agreement: the same hands reviewed with the default budget and with three times 
 how often the two give the same mark, and the mean absolute difference of the swings.
 
 weak: simulated matches in which seat 1 plays random legal plays (replay.agents.RandomAgent)
-and the others the heuristic agent; each seat's mistake rate (mistakes and blunders per
-decision), inaccuracy-or-worse rate, mean swing and accuracy, over several seeds.
+and the others the heuristic agent, over 20 match seeds drawn fresh (printed; --seed to give
+them): each seat's mistake rate (mistakes and blunders per decision), inaccuracy-or-worse
+rate, mean swing and accuracy, and in how many seeds the random seat's accuracy is the lowest.
+
+    python bench/review_speed.py --only weak -j 2               # one deck, 20 fresh seeds
+    python bench/review_speed.py --only weak --decks 2 --seeds 6 -j 2
 """
 
 from __future__ import annotations
@@ -91,8 +95,8 @@ def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
                 seed_by[d.seat].append(d)
         for s in range(4):
             per_seed[s].append(accuracy(seed_by[s], scale) or 0.0)
-    print(f"tractor, {decks} deck(s), seeds {seeds}, {hands} hands each; seat 1 plays at random;"
-          f" {rollout} rollouts")
+    print(f"tractor, {decks} deck(s), seeds {' '.join(map(str, seeds))}, {hands} hands each; "
+          f"seat 1 plays at random; {rollout} rollouts")
     print(f"{'seat':>4} {'decisions':>9} {'mistake rate':>12} {'marked rate':>11} "
           f"{'mean swing':>10} {'accuracy':>8}  accuracy per seed")
     for s in range(4):
@@ -113,6 +117,11 @@ def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
         ratio = f"{weak_rate / others:.1f}x" if others else "inf"
         print(f"{label} rate: random seat {weak_rate:.3f}, heuristic seats {others:.3f} ({ratio})",
               flush=True)
+    lowest = [seed for i, seed in enumerate(seeds)
+              if per_seed[1][i] < min(per_seed[s][i] for s in (0, 2, 3))]
+    missed = [seed for seed in seeds if seed not in lowest]
+    print(f"random seat's accuracy the lowest in {len(lowest)} of {len(seeds)} seeds"
+          + (f" (not in {' '.join(map(str, missed))})" if missed else ""), flush=True)
 
 
 def main() -> None:
@@ -124,7 +133,13 @@ def main() -> None:
                     help="named budgets for the speed table (default: quick and standard)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (weak)")
     ap.add_argument("--rollout", default="greedy", choices=["greedy", "heuristic"])
-    ap.add_argument("--seeds", type=int, default=8, help="seeds of the one-deck weak run")
+    ap.add_argument("--seeds", type=int, default=20,
+                    help="match seeds of the weak run, drawn fresh and printed (default 20)")
+    ap.add_argument("--seed", type=int, action="append", dest="seed_list",
+                    help="a given match seed of the weak run (repeat; instead of fresh ones)")
+    ap.add_argument("--decks", type=int, action="append",
+                    help="deck counts of the weak run (default: 1)")
+    ap.add_argument("--weak-hands", type=int, default=4, help="hands a match (weak)")
     args = ap.parse_args()
     parts = args.only or ["speed", "agreement", "weak"]
     if "speed" in parts:
@@ -132,8 +147,11 @@ def main() -> None:
     if "agreement" in parts:
         agreement(args.hands)
     if "weak" in parts:
-        weak(1, list(range(1, args.seeds + 1)), 8, args.jobs, args.rollout)
-        weak(2, list(range(1, args.seeds // 2 + 1)), 6, args.jobs, args.rollout)
+        import random
+
+        seeds = args.seed_list or random.SystemRandom().sample(range(10_000, 10**7), args.seeds)
+        for decks in args.decks or [1]:
+            weak(decks, seeds, args.weak_hands, args.jobs, args.rollout)
 
 
 if __name__ == "__main__":

@@ -305,3 +305,24 @@ def test_a_killed_export_leaves_the_old_output(cluster, tmp_path):
     run.send_signal(signal.SIGKILL)  # the driver itself, mid-run
     assert run.wait(timeout=60) == -signal.SIGKILL  # it had not finished
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_an_error_a_task_raises_reaches_the_command_as_itself(monkeypatch):
+    """Ray wraps a task's exception in its task error, whose text carries the remote
+    traceback; the engine gives the command the task's own exception (its one-line message)."""
+    ray = pytest.importorskip("ray")
+    from analyze import distributed
+    from gamelog.errors import GamelogIOError
+
+    original = GamelogIOError("/data: the driver's working directory is not on this node")
+    wrapped = ray.exceptions.RayTaskError("validate_task", "Traceback (most recent call last):\n"
+                                          "  File ...", original)
+    assert distributed.unwrap_task_error(wrapped) is original
+
+    def failing_get(ref):
+        raise wrapped
+
+    monkeypatch.setattr(ray, "get", failing_get)
+    with pytest.raises(GamelogIOError) as caught:
+        distributed._result(object())
+    assert caught.value is original and "Traceback" not in str(caught.value)

@@ -638,3 +638,63 @@ def test_named_levels_set_the_budget_and_review_the_same_decisions():
     assert key and [(d["trick"], d["seat"], d["made"]) for d in runs["quick"]] == key
     bad = CliRunner().invoke(cli, ["review", str(sample), "--level", "fast"])
     assert bad.exit_code == 2 and "fast" in bad.output
+
+
+# -- the race: how alternatives are screened and a decision settled (issue 23) --------------------
+
+class _Deals:
+    """A stand-in for the rollouts: each alternative's value on the n-th deal drawn, from a
+    rule ``value(alternative, n)``; counts the deals drawn."""
+
+    def __init__(self, value):  # type: ignore[no-untyped-def]
+        self.value, self.drawn = value, 0
+
+    def __call__(self, alternatives, samples):  # type: ignore[no-untyped-def]
+        rows = []
+        for _ in range(samples):
+            rows.append([float(self.value(a[0], self.drawn)) for a in alternatives])
+            self.drawn += 1
+        return rows
+
+
+def _judged(deals: _Deals, alternatives: int, **budget):  # type: ignore[no-untyped-def]
+    from replay.review import _judge
+
+    return _judge(deals, [[c] for c in range(alternatives)], True, Budget(**budget), 1.0,
+                  False, trick=1, seat=0, kind="follow")
+
+
+def test_a_few_deals_on_which_two_plays_scored_alike_never_settle_a_decision():
+    """The first 24 deals happen to score the better play as the play made; it gains 12
+    points on every later deal. A standard error taken from those 24 identical deals (0) would
+    settle the decision unmarked after one round; the floor on the standard error keeps the
+    race going until the gain shows, and the decision is marked."""
+    deals = _Deals(lambda a, n: 50 + (12 if a == 1 and n >= 8 + 24 else 0))
+    d = _judged(deals, 2)
+    assert d.best == [CARD_TOKENS[1]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
+    assert d.deals > 24
+
+
+def test_plays_that_score_alike_give_up_their_places_in_the_race():
+    """Four plays that score exactly as each other on every deal (cards that are one play in
+    effect) rank first on the screen; one of them races, and the other places go to different
+    plays, among them the one that gains 12 points once the race starts."""
+    def value(a: int, n: int) -> int:
+        if a == 5:  # a little worse on the screen, 12 better in the race
+            return (49.5 if n == 3 else 50) if n < 16 else 62
+        return 50 if a <= 4 else 49
+
+    d = _judged(_Deals(value), 9)
+    assert d.best == [CARD_TOKENS[5]] and d.mark == "inaccuracy", (d.best, d.estimate)
+
+
+def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_not():
+    """Resolution, not a fixed count, decides the deals: a play 10 points better than the
+    other (every threshold far from the other's gain) is settled after one round; a gain next
+    to the inaccuracy's threshold (7 points at two decks) is sampled to the budget's end."""
+    rng = random.Random(5)
+    noise = [rng.gauss(0, 20) for _ in range(5000)]
+    far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 10) * (a == 1)), 2)
+    near = _judged(_Deals(lambda a, n: 50 + (7.5 + noise[n]) * (a == 1)), 2)
+    assert far.mark is None and far.deals == 24, far.deals
+    assert near.deals == 24 * 17, near.deals

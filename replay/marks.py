@@ -119,8 +119,9 @@ class Decision:
     exact)."""
     counts: list[int] = field(default_factory=list)
     """The deals each alternative's value is the mean of: the play made and the best one on
-    the measuring deals, the other contenders on the selecting deals, the rest on the first
-    (screening) deals (1 when exact: the expectation over every deal)."""
+    every deal of the race, the other contenders on the race's deals until they dropped out,
+    the rest on the deals of the last screening stage they reached (1 when exact: the
+    expectation over every deal)."""
     lines: list[list[dict[str, Any]]] = field(default_factory=list)
     """What may follow the play made and the best alternative (in that order): on one deal of
     the unseen cards consistent with the seat's knowledge, the rest of the trick and the next

@@ -139,7 +139,7 @@ def main() -> None:
                     help="a given match seed of the weak run (repeat; instead of fresh ones)")
     ap.add_argument("--decks", type=int, action="append",
                     help="deck counts of the weak run (default: 1)")
-    ap.add_argument("--weak-hands", type=int, default=4, help="hands a match (weak)")
+    ap.add_argument("--weak-hands", type=int, default=8, help="hands a match (weak)")
     args = ap.parse_args()
     parts = args.only or ["speed", "agreement", "weak"]
     if "speed" in parts:

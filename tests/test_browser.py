@@ -314,8 +314,9 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     render(collector, out, reviews=reviews)
     hands = json.loads(re.search(r'id="sj-hands">(.*?)</script>', out.read_text(),
                                  re.S).group(1))
-    hand, (trick, seat, mark) = next(
-        (h, (d["t"], d["s"], d["m"])) for h in hands for d in h["rv"]["d"] if d["m"])
+    hand, (trick, seat, mark) = next(  # the decision marked by hand (not a burial the
+        (h, (d["t"], d["s"], d["m"])) for h in hands for d in h["rv"]["d"]  # review marked)
+        if d["m"] and (d["t"], d["s"]) == (marked.trick, marked.seat))
     order = next(t for t in hand["tricks"] if t[0] == trick)[7]
     k = next(i for i, p in enumerate(order) if p[0] == seat) + 1
     page, errors = open_page(browser, f"{out.as_uri()}#{hand['id']}/{trick}.{k}")
@@ -324,7 +325,7 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     panel = page.locator(f"{root} .play-notes .decision").first
     assert panel.is_visible() and "mistake" in panel.inner_text()
     assert "gave away 12.0 points against" in panel.inner_text()  # the swing in words
-    decision = next(d for d in hand["rv"]["d"] if d["m"])
+    decision = next(d for d in hand["rv"]["d"] if (d["t"], d["s"]) == (trick, seat))
     rows = panel.locator("table.alternatives tbody tr")
     assert rows.count() == len(decision["alts"]) >= 2  # every alternative valued, with its value
     values = [float(v.split(" ")[0]) for v in rows.locator("td.value").all_inner_texts()]

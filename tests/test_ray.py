@@ -19,13 +19,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from analyze.distributed import (
-    Share,
-    group_files,
-    in_file_order,
-    match_hashes,
-    plan_shares,
-)
+from analyze.distributed import in_file_order
+from analyze.shares import Share, group_files, match_hashes, plan_shares
 from shengji.cli import cli
 from tests.raycluster import ENV, two_nodes
 
@@ -83,7 +78,7 @@ def test_files_that_share_a_match_are_one_group_in_input_order(tmp_path):
 
 
 def test_the_quick_match_scan_finds_what_the_careful_one_finds():
-    from analyze.distributed import _MATCH_KEY, _ids_in
+    from analyze.shares import _MATCH_KEY, _ids_in
 
     for path in sorted(MATCHES.glob("*.jsonl")):
         data = path.read_bytes()

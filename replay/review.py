@@ -217,6 +217,9 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         ranked = _screen(evaluate, alternatives, rows, sign, budget, values, errors, counts)
         best_i, error, deals = _race(evaluate, alternatives, ranked, sign, scale, budget,
                                      values, errors, counts)
+    elif not exact and best_i != 0:  # no race (``confirm`` 0): the screen's own error
+        error = _floored(_paired([[r[0], r[best_i]] for r in rows], sign),
+                         budget.spread * scale / len(rows) ** 0.5)[1]
     estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
     # the swing is what the play gave away at the stated confidence: the estimate less z
     # standard errors (the noise of the deals is not charged to the player)

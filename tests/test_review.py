@@ -698,3 +698,11 @@ def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_
     near = _judged(_Deals(lambda a, n: 50 + (7.5 + noise[n]) * (a == 1)), 2)
     assert far.mark is None and far.deals == 24, far.deals
     assert near.deals == 24 * 17, near.deals
+
+
+def test_without_a_race_the_screen_still_charges_its_noise():
+    """``--confirm 0`` skips the race: the swing is then the screen's estimate less its own
+    standard error (never below the floor), not the raw estimate."""
+    d = _judged(_Deals(lambda a, n: 50 + 40 * (a == 1)), 2, confirm=0)
+    assert d.estimate == 40 and d.error == pytest.approx(24 / 8 ** 0.5)
+    assert d.swing == pytest.approx(40 - 24 / 8 ** 0.5) and d.mark == "mistake"

@@ -219,7 +219,7 @@ def progress_option(func: F) -> F:
 
 def review_budget(level: str, samples: int | None) -> Any:
     """The budget of ``--review`` (report, export): the named level's, or ``samples`` deals a
-    decision and three times as many to confirm a suspected mistake."""
+    decision and three times as many a round of the race that settles the decision."""
     from replay.review import budget_at
 
     return budget_at(level, samples=samples,
@@ -229,7 +229,7 @@ def review_budget(level: str, samples: int | None) -> Any:
 def review_options(func: F) -> F:
     func = click.option("--review-samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
                         help="With --review: random deals per decision (three times as "
-                             "many confirm a suspected mistake; default: the level's).")(func)
+                             "many a round of the race; default: the level's).")(func)
     func = click.option("--review-level", type=click.Choice(["quick", "standard", "thorough"]),
                         default="standard", show_default=True,
                         help="With --review: the budget by name (as shengji review "

@@ -282,12 +282,12 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     """The contenders ``ranked`` (indices into ``alternatives``; 0 is the play made) raced
     against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
     deals. From the third round on, a contender whose gain over the play made trails the
-    leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the race ends when every
-    runner left is resolved (no mark's threshold within ``resolve`` standard errors of its
-    gain) or after ``extend`` more rounds. Fills in the runners' ``values``, ``errors`` and
-    ``counts``; returns the best (0 when no contender gained on the play made), the standard
-    error of its gain, and the deals it was measured on. A standard error is never taken below
-    ``budget.spread`` (scaled) over the square root of the deals."""
+    leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the
+    race ends when every runner left is resolved (no mark's threshold within ``resolve``
+    standard errors of its gain) or after ``extend`` more rounds. Fills in the runners'
+    ``values``, ``errors`` and ``counts``; returns the best (0 when no contender gained on the
+    play made), the standard error of its gain, and the deals it was measured on. A standard
+    error is never taken below ``budget.spread`` (scaled) over the square root of the deals."""
     made: list[float] = []
     taken: dict[int, list[float]] = {i: [] for i in ranked}  # a runner's values, from deal 0
     running = list(ranked)

@@ -213,13 +213,13 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     best_i = max(range(len(values)), key=lambda i: (sign * values[i], -i))
     error = 0.0
     deals = len(rows)
-    if not exact and len(values) > 1 and budget.confirm:
+    if not exact and len(values) > 1 and budget.confirm and budget.contenders:
         ranked = _screen(evaluate, alternatives, rows, sign, budget, values, errors, counts)
         best_i, error, deals = _race(evaluate, alternatives, ranked, sign, scale, budget,
                                      values, errors, counts)
     elif not exact and best_i != 0:  # no race (``confirm`` 0): the screen's own error
         error = _floored(_paired([[r[0], r[best_i]] for r in rows], sign),
-                         budget.spread * scale / len(rows) ** 0.5)[1]
+                         _least_error(budget, scale, len(rows)))[1]
     estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
     # the swing is what the play gave away at the stated confidence: the estimate less z
     # standard errors (the noise of the deals is not charged to the player)
@@ -298,7 +298,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             made.append(r[0])
             for j, i in enumerate(running, 1):
                 taken[i].append(r[j])
-        floor = budget.spread * scale / len(made) ** 0.5
+        floor = _least_error(budget, scale, len(made))
         gains = {i: _floored(_paired([list(p) for p in zip(made, taken[i], strict=True)],
                                      sign), floor) for i in running}
         leader = max(running, key=lambda i: (gains[i][0], -i))
@@ -316,6 +316,11 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     leader = max(running, key=lambda i: (gains[i][0], -i))
     gain, error = gains[leader]
     return (leader if gain > 0 else 0), error, len(made)
+
+
+def _least_error(budget: Budget, scale: float, deals: int) -> float:
+    """The least standard error a gain measured on ``deals`` deals is taken to have."""
+    return budget.spread * scale / deals ** 0.5
 
 
 def _floored(gain: tuple[float, float], floor: float) -> tuple[float, float]:

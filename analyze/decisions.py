@@ -33,6 +33,26 @@ pass): ``estimate`` is the defenders' expected final points with the seat as dec
 and swing are the seat's expected settlement in 档 (docs/review.md)."""
 
 
+DECLARATION_SCHEMA = {
+    "match": pl.String, "hand": pl.Int32, "seat": pl.Int32, "drawn": pl.Int32,
+    "cards": pl.List(pl.String), "best": pl.List(pl.String), "value_made": pl.Float64,
+    "value_best": pl.Float64, "swing": pl.Float64, "error": pl.Float64, "deals": pl.Int32,
+    "mark": pl.String, "alternatives": pl.Int32,
+}
+"""The ``declarations`` table, one row per reviewed trump declaration (``best`` null:
+declaring nothing yet was best): values are the seat's team's expected levels gained less the
+other team's; ``swing`` in levels (docs/review.md)."""
+
+
+def declaration_rows(review: HandReview) -> list[dict[str, Any]]:
+    return [{"match": review.match, "hand": review.hand, "seat": c.seat, "drawn": c.drawn,
+             "cards": c.made, "best": c.best, "value_made": round(c.value_made, 3),
+             "value_best": round(c.value_best, 3), "swing": round(c.swing, 3),
+             "error": round(c.error, 3), "deals": c.deals, "mark": c.mark,
+             "alternatives": len(c.alternatives)}
+            for c in review.declarations]
+
+
 def bid_rows(review: HandReview) -> list[dict[str, Any]]:
     return [{"match": review.match, "hand": review.hand, "seat": b.seat, "bid": b.bid,
              "estimate": round(b.estimate, 1), "spread": round(b.spread, 1), "deals": b.deals,
@@ -56,19 +76,26 @@ def decision_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
 
 def decision_slices(reviews: Iterable[HandReview], every: int = 200
                     ) -> Iterator[dict[str, pl.DataFrame]]:
-    """The ``decisions`` and ``bids`` tables in slices of ``every`` hands (memory stays
-    flat)."""
+    """The ``decisions``, ``bids`` and ``declarations`` tables in slices of ``every`` hands
+    (memory stays flat)."""
     rows: list[dict[str, Any]] = []
     bids: list[dict[str, Any]] = []
+    declarations: list[dict[str, Any]] = []
+
+    def tables() -> dict[str, pl.DataFrame]:
+        return {"decisions": decision_frame(rows), "bids": _frame(bids, BID_SCHEMA),
+                "declarations": _frame(declarations, DECLARATION_SCHEMA)}
+
     hands = 0
     for review in reviews:
         rows.extend(decision_rows(review))
         bids.extend(bid_rows(review))
+        declarations.extend(declaration_rows(review))
         hands += 1
         if hands >= every:
-            yield {"decisions": decision_frame(rows), "bids": _frame(bids, BID_SCHEMA)}
-            rows, bids, hands = [], [], 0
-    yield {"decisions": decision_frame(rows), "bids": _frame(bids, BID_SCHEMA)}
+            yield tables()
+            rows, bids, declarations, hands = [], [], [], 0
+    yield tables()
 
 
 def _frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.DataFrame:
@@ -87,7 +114,9 @@ def viewer_marks(review: HandReview) -> dict[str, Any]:
     value, standard error, deals]``, ``lines`` what may follow the play made and the best one;
     ``acc``: each seat's accuracy; in 标分 ``b``: each bid or pass (``[seat, bid or null for a
     pass, estimated defenders' points as declarer, best bid or null, swing in 档, mark or
-    null]``)."""
+    null]``); ``dc``: each trump declaration (``[seat, cards dealt when made, cards shown,
+    best alternative or null for declaring nothing yet, levels it gave away, their standard
+    error, mark or null]``)."""
     seats = sorted({d.seat for d in review.decisions})
 
     def alternative(i: int, cards: list[str], value: float, d: Any) -> list[Any]:
@@ -107,6 +136,8 @@ def viewer_marks(review: HandReview) -> dict[str, Any]:
                     if (a := review.accuracy(s)) is not None},
             "b": [[b.seat, b.bid, round(b.estimate), b.best, round(b.swing, 1), b.mark]
                   for b in review.bids],
+            "dc": [[c.seat, c.drawn, c.made, c.best, round(c.estimate, 2), round(c.error, 2),
+                    c.mark] for c in review.declarations],
             "skipped": review.skipped}
 
 

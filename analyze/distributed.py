@@ -240,9 +240,10 @@ def review_task(job: Job, share: Share, budget: Any, keep: Callable[[Any], bool]
 
 def export_review_task(job: Job, share: Share, task: int, build: str, budget: Any
                        ) -> tuple[str, dict[str, int], list[tuple[str, str]], int]:
-    """A worker: review a share's hands (as :func:`review_task`) and write their ``decisions``
-    and ``bids`` rows as parts under ``build/.parts/ATTEMPT/``. Returns the attempt folder's
-    name, the rows per table, the reader's problems and the hands reviewed."""
+    """A worker: review a share's hands (as :func:`review_task`) and write their
+    ``decisions``, ``bids`` and ``declarations`` rows as parts under ``build/.parts/ATTEMPT/``.
+    Returns the attempt folder's name, the rows per table, the reader's problems and the hands
+    reviewed."""
     from analyze.decisions import decision_slices
 
     attempt = f"r{task:06d}-{uuid.uuid4().hex[:8]}"
@@ -478,9 +479,9 @@ def export_on_ray(paths: Iterable[str | os.PathLike[str]], directory: str | os.P
                   review: Any = None, progress: Callable[[int], None] | None = None
                   ) -> tuple[list[tuple[Path, int]], list[tuple[str, str]]]:
     """Export on the cluster: every task writes its parts (with ``review``, a budget, the
-    review's tasks their ``decisions`` and ``bids`` parts too), then the driver moves them into
-    place and swaps the new export in whole. Returns (table directory, rows) per table and the
-    problems found (the rulesets' and the reader's)."""
+    review's tasks their ``decisions``, ``bids`` and ``declarations`` parts too), then the
+    driver moves them into place and swaps the new export in whole. Returns (table directory,
+    rows) per table and the problems found (the rulesets' and the reader's)."""
     from gamelog.outputs import owned_directory
 
     out = Path(os.path.abspath(directory))

@@ -82,6 +82,9 @@ LABELS = {
         "auction_review": "Auction review", "pass": "pass",
         "bid": "bid", "as_declarer": "defenders' points with this seat declaring, about",
         "best_choice": "best", "dang_lost": "档 given away",
+        "declaration_review": "Declaration review", "declared_trump": "declared",
+        "after_cards": "after cards dealt:", "not_yet": "declaring nothing yet",
+        "levels_lost": "levels given away",
         "as_good": "as good as the best alternative",
         "gave_away": "gave away {n} points against", "possibly": "possibly a {m}",
         "exact_note": "exact: every deal of the unseen cards solved",
@@ -147,6 +150,8 @@ LABELS = {
         "auction_review": "叫分评估", "pass": "不叫",
         "bid": "叫", "as_declarer": "若此家坐庄，闲家约得", "best_choice": "最佳",
         "dang_lost": "档损失",
+        "declaration_review": "亮主评估", "declared_trump": "亮", "after_cards": "已发牌数：",
+        "not_yet": "暂不亮主", "levels_lost": "级损失",
         "as_good": "与最佳选择相当", "gave_away": "比最佳选择损失 {n} 分，应出",
         "possibly": "或为{m}", "exact_note": "精确：未见牌的每种分布都已算尽",
         "estimate_note": "按与该家所知相符的未见牌分布估计；数值 ± 一个标准误；"

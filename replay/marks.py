@@ -1,5 +1,6 @@
 """What a review says: its budget (:class:`Budget`), each decision with its alternatives'
-values and its mark (:class:`Decision`, :class:`BidDecision`), a hand's review
+values and its mark (:class:`Decision`, :class:`BidDecision`, :class:`DeclareDecision`), a
+hand's review
 (:class:`HandReview`), the marks' thresholds and a seat's accuracy. Knows nothing of how the
 values are found (:mod:`replay.review`)."""
 
@@ -54,6 +55,9 @@ class Budget:
     """Review the kitty burial too (a whole hand played out per deal and alternative)."""
     bids: bool = True
     """Review the bids of an auction (标分): ``4 × samples`` deals played out per bidder."""
+    declarations: bool = True
+    """Review the trump declarations: ``4 × samples`` deals, each played out once per
+    alternative (the declarations the seat could make then, and none yet)."""
     rollout: str = "greedy"
     """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
     holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
@@ -185,16 +189,58 @@ class BidDecision:
                 "alternatives": [{"bid": b, "value": round(v, 2)} for b, v in self.alternatives]}
 
 
+DECLARE_MARKS = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.25))
+"""Swing thresholds of a trump declaration, in levels (the seat's team's levels gained less
+the other team's): a level is 40 points of a two-deck hand, so these sit near the play's 43,
+22 and 7 points."""
+
+
+@dataclass
+class DeclareDecision:
+    """A trump declaration (亮主 / 反主) against the others the seat could make when it made it,
+    and against declaring nothing yet (``None``), estimated from deals of the cards it had not
+    seen (see :mod:`replay.declarations`).
+
+    Values are the seat's team's expected levels gained less the other team's; ``estimate`` is
+    the best alternative's gain over the declaration made, ``error`` its standard error over
+    the ``deals``, ``swing`` the estimate less ``z`` standard errors (what the mark is on)."""
+
+    seat: int
+    drawn: int
+    """How many cards had been dealt in all when it was made."""
+    made: list[str]
+    alternatives: list[tuple[list[str] | None, float]]
+    value_made: float
+    best: list[str] | None
+    value_best: float
+    estimate: float
+    error: float
+    swing: float
+    mark: str | None
+    deals: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "drawn": self.drawn, "made": self.made,
+                "value_made": round(self.value_made, 3), "best": self.best,
+                "value_best": round(self.value_best, 3), "estimate": round(self.estimate, 3),
+                "error": round(self.error, 3), "swing": round(self.swing, 3),
+                "mark": self.mark, "deals": self.deals,
+                "alternatives": [{"cards": c, "value": round(v, 3)}
+                                 for c, v in self.alternatives]}
+
+
 @dataclass
 class HandReview:
     """The decisions of one hand, and per seat its accuracy (see :func:`accuracy`); in an
-    auction game its bids (not part of accuracy: they are valued in 档, not points)."""
+    auction game its bids, elsewhere its trump declarations (neither part of accuracy: they
+    are valued in 档 and in levels, not points)."""
 
     match: str
     hand: int
     decisions: list[Decision] = field(default_factory=list)
     skipped: str | None = None
     bids: list[BidDecision] = field(default_factory=list)
+    declarations: list[DeclareDecision] = field(default_factory=list)
 
     def accuracy(self, seat: int) -> float | None:
         return accuracy([d for d in self.decisions if d.seat == seat], self.scale)

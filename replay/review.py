@@ -19,6 +19,8 @@ Two evaluators, one answer type:
   samples.
 - the auction (标分): each bid and pass against the seat's expected settlement at every legal
   bid and at the pass (:class:`BidDecision`).
+- a trump declaration: against the other declarations the seat could make then and against
+  none yet, by the levels the seat's team gains (:mod:`replay.declarations`).
 
 Everything is seeded: the same hand, budget and seed give the same review.
 """
@@ -35,6 +37,7 @@ from gamelog.cards import CARD_BY_TOKEN as CARD_INDEX
 from gamelog.cards import CARD_TOKENS, UNKNOWN, Card
 from gamelog.model import (
     Bid,
+    Declare,
     Event,
     Hand,
     HandStart,
@@ -64,6 +67,7 @@ from replay.marks import MARKS as MARKS
 from replay.marks import BidDecision as BidDecision
 from replay.marks import Budget as Budget
 from replay.marks import Decision as Decision
+from replay.marks import DeclareDecision as DeclareDecision
 from replay.marks import HandReview as HandReview
 from replay.marks import accuracy as accuracy
 from replay.marks import budget_at as budget_at
@@ -96,7 +100,18 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = DEFAULT_BUDGET,
     state = HandReplay(ruleset, hand, context=copy.deepcopy(context) if context else None)
     rng = random.Random(f"{hand.match}:{hand.number}:{budget.seed}")
     events: list[Event] = list(hand.events)
+    declared: list[Declare] = []
     for ev in events:
+        if isinstance(ev, Declare):
+            if budget.declarations and not state.log.items:
+                from replay.declarations import decide_declare
+
+                # its own draws: the plays' review is the same with or without it
+                made = decide_declare(state, ev, declared, budget, random.Random(
+                    f"{hand.match}:{hand.number}:{budget.seed}:declare:{len(declared)}"))
+                if made is not None:
+                    out.declarations.append(made)
+            declared.append(ev)
         if isinstance(ev, Play) and state.log.items and out.skipped is None:
             out.skipped = (f"stops at the first violation ({state.log.items[0].rule}): the "
                            "plays after it are not reviewed")
@@ -248,7 +263,9 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     ``samples`` more deals, and so on (values accumulate) until no more than twice the
     contenders are left; each stage ranks on the same deals for all, and after the first a
     play that scored exactly as a better-ranked one on every deal so far gives up its place.
-    Fills in ``values``, ``errors`` and ``counts`` of the screen."""
+    The likely play (index 1: the heuristic agent's choice, or the cheapest follow when that
+    was the play made) joins them when it is not among them and did not score as one of them
+    on every deal it met. Fills in ``values``, ``errors`` and ``counts`` of the screen."""
     seen: dict[int, list[float]] = {i: [r[i] for r in rows] for i in range(1, len(values))}
 
     def distinct(pool: list[int]) -> list[int]:
@@ -272,7 +289,11 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             values[i], errors[i], counts[i] = \
                 sum(seen[i]) / len(seen[i]), _standard_error(seen[i]), len(seen[i])
         pool = distinct(sorted(pool, key=lambda i: (-sign * values[i], i)))
-    return pool[:budget.contenders]
+    ranked = pool[:budget.contenders]
+    if 1 in seen and 1 not in ranked \
+            and not any(seen[j][:len(seen[1])] == seen[1] for j in ranked):
+        ranked.append(1)  # the likely play races too: the first deals can hide a rare gain
+    return ranked
 
 
 def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],

@@ -9,7 +9,7 @@ result is the one the rules compute.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from gamelog.cards import Card, full_deck, tokens
 from gamelog.model import (
@@ -142,21 +142,27 @@ def _play_hand(rules: Ruleset, match: str, number: int, header: MatchStart,
         b.add(Declare, seat=seat, cards=tokens(Card(c) for c in cards), drawn=drawn)
     st = b.state
     if not decls:
-        level_now = levels[dealer % 2] if dealer is not None else "2"
-        own_rule = type(rules).trumps_without_declaration is not Ruleset.trumps_without_declaration
-        chosen = (rules.trumps_without_declaration([Card(c) for c in kitty], level_now)
-                  if own_rule else None)
-        if chosen:  # a rule of several answers (打万分: the kitty turned for a level card)
-            b.add(TrumpChosen, trump="NT" if chosen[0] is None else chosen[0].value,
-                  cards=[str(Card(c)) for c in kitty])
-        else:
-            third = Card(kitty[2])
-            b.add(TrumpChosen, trump="NT" if third.is_joker else third.suit.value,  # type: ignore[union-attr]
-                  cards=[str(third)])
+        trump_from_kitty(b, rules, kitty, levels[dealer % 2] if dealer is not None else "2")
     declarer = st.declarer
     assert declarer is not None
     levels = list(context.levels or ["2", "2"])
     return _play_out(b, rules, kitty, agents, declarer, levels[declarer % 2])
+
+
+def trump_from_kitty(b: HandBuilder, rules: Ruleset, kitty: Sequence[int], level: str) -> None:
+    """Trump when nobody declared: by the ruleset's own rule where it has one (打万分: the
+    kitty turned for a level card), else the suit of the kitty's third card (a joker: no
+    trump)."""
+    own_rule = type(rules).trumps_without_declaration is not Ruleset.trumps_without_declaration
+    chosen = (rules.trumps_without_declaration([Card(c) for c in kitty], level)
+              if own_rule else None)
+    if chosen:
+        b.add(TrumpChosen, trump="NT" if chosen[0] is None else chosen[0].value,
+              cards=[str(Card(c)) for c in kitty])
+    else:
+        third = Card(kitty[2])
+        b.add(TrumpChosen, trump="NT" if third.is_joker else third.suit.value,  # type: ignore[union-attr]
+              cards=[str(third)])
 
 
 def _play_auction_hand(rules: Ruleset, match: str, number: int, header: MatchStart,
@@ -264,9 +270,15 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
 
 
 def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, first: int,
-                  holdings: list[list[int]], agents: list[Agent]
+                  holdings: list[list[int]], agents: list[Agent], *,
+                  fixed: Sequence[tuple[int, list[int], int]] = (), start: int = 0
                   ) -> list[tuple[int, list[int], int]]:
-    """Declarations made while the cards are drawn: (seat, cards, cards dealt so far)."""
+    """Declarations made while the cards are drawn: (seat, cards, cards dealt so far).
+
+    Each seat's agent may declare after each card it draws; ``fixed`` declarations (the same
+    triples) are made as given, each once its count of cards is dealt, and the agents decide
+    only after ``start`` cards (the review replays a record's declarations up to a decision,
+    then lets the agents go on)."""
     players = rules.players
     levels = context.levels or ["2", "2"]
     out: list[tuple[int, list[int], int]] = []
@@ -274,26 +286,28 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
     held = [[0] * 54 for _ in range(players)]
     size = len(holdings[0])
     drawn = 0
+    pending = sorted(fixed, key=lambda f: f[2])
     for i in range(size):
         for k in range(players):
             seat = (first + k) % players
             card = holdings[seat][i]
             held[seat][card] += 1
             drawn += 1
-            level_str = levels[dealer % 2] if dealer is not None else levels[seat % 2]
-            level = RANK_OF.get(level_str)
+            while pending and pending[0][2] <= drawn:
+                fseat, cards, _ = pending.pop(0)
+                level = RANK_OF.get(levels[dealer % 2] if dealer is not None
+                                    else levels[fseat % 2])
+                decl = rules.declaration([Card(c) for c in cards], level) \
+                    if level is not None else "no level"
+                if not isinstance(decl, str):
+                    current = (fseat, decl)
+                out.append((fseat, cards, drawn))
+            if drawn <= start:
+                continue
+            level = RANK_OF.get(levels[dealer % 2] if dealer is not None else levels[seat % 2])
             if level is None:
                 continue
-            options = []
-            for cand in _declaration_candidates(held[seat], level):
-                decl = rules.declaration([Card(c) for c in cand], level)
-                if isinstance(decl, str):
-                    continue
-                if current is not None:
-                    pseat, pdecl = current
-                    if decl.step <= pdecl.step or (pseat == seat and pdecl.trump != decl.trump):
-                        continue
-                options.append((cand, decl))
+            options = declaration_options(rules, held[seat], level, current, seat)
             view = SeatView(seat, players, rules, held[seat], None, None, None, [], [0] * 54, 0)
             choice = agents[seat].declare(view, options)
             if choice is not None:
@@ -301,6 +315,26 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
                 current = (seat, decl)
                 out.append((seat, choice, drawn))
     return out
+
+
+def declaration_options(rules: Ruleset, held: list[int], level: int,
+                        current: tuple[int, Declaration] | None, seat: int
+                        ) -> list[tuple[list[int], Declaration]]:
+    """What ``seat`` may declare holding ``held`` (a count vector) at ``level``, after the
+    ``current`` declaration (its seat and what it declared): the level cards of a suit (one or
+    more) or two or more jokers alike, each a declaration the rules accept that overrides the
+    current one (a seat may reinforce its own suit, not change it)."""
+    options = []
+    for cand in _declaration_candidates(held, level):
+        decl = rules.declaration([Card(c) for c in cand], level)
+        if isinstance(decl, str):
+            continue
+        if current is not None:
+            pseat, pdecl = current
+            if decl.step <= pdecl.step or (pseat == seat and pdecl.trump != decl.trump):
+                continue
+        options.append((cand, decl))
+    return options
 
 
 def _declaration_candidates(held: list[int], level) -> Iterator[list[int]]:  # type: ignore[no-untyped-def]

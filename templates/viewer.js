@@ -234,6 +234,23 @@
         body.appendChild(p);
       });
     }
+    if (h.rv && h.rv.dc && h.rv.dc.length) {  // each trump declaration against its alternatives
+      add(body, el("h3", null, L.declaration_review));
+      h.rv.dc.forEach(function (c) {
+        var p = el("p", "review-declaration");
+        if (c[6]) {
+          var m = el("span", "mark " + c[6], SYMBOL[c[6]] || "");
+          m.title = L[c[6]] + ": " + c[4] + " \u00B1 " + c[5];
+          add(p, m, " ", el("b", null, L[c[6]]), " \u00B7 ");
+        }
+        add(p, seatName(h, c[0]) + ": " + L.declared_trump + " ", tokensEl(h, c[2]),
+            " \u00B7 " + L.after_cards + " " + c[1]);
+        if (c[4] > 0) add(p, " \u00B7 " + L.best_choice + " ",
+            c[3] === null ? L.not_yet : tokensEl(h, c[3]),
+            " (" + c[4] + " \u00B1 " + c[5] + " " + L.levels_lost + ")");
+        body.appendChild(p);
+      });
+    }
     this.root = put(body, el("div", "viewer"));
     this.root.setAttribute("tabindex", "0");
     this.root.setAttribute("role", "group");

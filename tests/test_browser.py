@@ -488,3 +488,36 @@ def test_a_chinese_report_has_no_english_label_left(browser, tmp_path):
 
     assert all(labels[CARD_BY_TOKEN[c]][0] in note for c in v.cards)
     page.close()
+
+
+def test_the_declaration_review_shows_on_a_tractor_hand(browser, tmp_path):
+    """Each trump declaration of a reviewed hand is listed under "Declaration review" with the
+    cards shown and when; a marked one carries its mark, the better choice and the levels."""
+    import gamelog
+    from analyze.handview import page_slug
+    from analyze.metrics import collect
+    from analyze.report import render
+    from replay.review import Budget, review_hands
+
+    sample = ROOT / "samples" / "matches" / "tractor-1deck.jsonl"
+    collector = collect(sample, keep_pages=True, with_plays=False, players_by_id=True,
+                        keep=lambda r: r.hand == 1)
+    reviews = {page_slug(r.match, r.hand): r for r in review_hands(
+        gamelog.read_hands(sample), budget=Budget(samples=1, confirm=0, bury=False),
+        keep=lambda h: h.number == 1)}
+    review = next(iter(reviews.values()))
+    assert review.declarations
+    made = review.declarations[0]
+    made.mark, made.estimate, made.error, made.best = "mistake", 0.75, 0.12, None  # set here
+    out = tmp_path / "declare.html"
+    render(collector, out, reviews=reviews)
+    anchor = page_slug(review.match, review.hand)
+    page, errors = open_page(browser, f"{out.as_uri()}#{anchor}")
+    page.wait_for_selector(f"#{anchor} .review-declaration")
+    rows = page.locator(f"#{anchor} .review-declaration")
+    assert rows.count() == len(review.declarations)
+    text = rows.all_inner_texts()[0]
+    assert "mistake" in text and "declaring nothing yet" in text and "0.75" in text, text
+    assert f"cards dealt: {made.drawn}" in text, text
+    assert errors == []
+    page.close()

@@ -189,7 +189,8 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
     for seed in (1, 2, 3):
         seed_by: dict[int, list] = {s: [] for s in range(4)}
         scale = 0.5
-        for r in review_hands(iter(_weak_match(seed, 6)), budget=Budget(seed=seed), jobs=2):
+        for r in review_hands(iter(_weak_match(seed, 6)),
+                              budget=Budget(seed=seed, declarations=False), jobs=2):
             scale = r.scale
             for d in r.decisions:
                 by[d.seat].append(d)
@@ -245,6 +246,10 @@ def test_every_ruleset_can_be_reviewed(name):
         # the deals is not charged to the player); exact when the deals were enumerated
         assert d.swing == pytest.approx(d.estimate if d.exact
                                         else max(0.0, d.estimate - d.error))
+    for c in (c for r in reviews for c in r.declarations):  # trump declarations, where made
+        assert c.alternatives[0][0] == c.made and c.alternatives[-1][0] is None
+        assert c.swing == pytest.approx(0.0 if c.best == c.made
+                                        else max(0.0, c.estimate - c.error))
 
 
 def test_the_review_command(tmp_path):

@@ -76,7 +76,8 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     of the estimate's noise, mark an inaccuracy, a mistake and a blunder. Accuracy per player
     is 100 x mean(1 - min(swing, 43) / 43). An estimate, not a verdict: see docs/review.md.
     Reviewing stops at a hand's first violation. In 标分 each bid and pass is valued too, by
-    the seat's expected settlement (档).
+    the seat's expected settlement (档); elsewhere each trump declaration, by the levels its
+    team gains.
     """
     from replay.review import budget_at
 
@@ -195,7 +196,8 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
             "accuracy": {str(s): (round(a, 1) if (a := r.accuracy(s)) is not None else None)
                          for s in seats},
             "decisions": [d.to_dict() for d in r.decisions],
-            "bids": [b.to_dict() for b in r.bids]}, ensure_ascii=False))
+            "bids": [b.to_dict() for b in r.bids],
+            "declarations": [d.to_dict() for d in r.declarations]}, ensure_ascii=False))
         return
     head = f"match {visible(r.match)} hand {r.hand}: "
     if r.skipped and not r.decisions:
@@ -228,3 +230,11 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
         click.echo(f"  auction: {visible(who)} {'passed' if b.bid is None else said(b.bid)}; "
                    f"as declarer it would hold the defenders to about {b.estimate:.0f} "
                    f"(± {b.spread:.0f}); {verdict}")
+    for c in r.declarations:
+        if c.mark is None:
+            continue
+        who = seat_names[c.seat] if c.seat < len(seat_names) else f"seat {c.seat}"
+        better = "declaring nothing yet" if c.best is None else "declaring " + " ".join(c.best)
+        click.echo(f"  declaration: {visible(who)} declared {' '.join(c.made)} after "
+                   f"{c.drawn} cards; {better} was worth {c.estimate:.2f} ± {c.error:.2f} "
+                   f"levels more — {c.mark}")

@@ -18,6 +18,7 @@ import argparse
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,7 +114,9 @@ def main() -> None:
     rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
     found_by: dict[str, list] = {}
     others, others_marked = 0, 0
-    for seed in seeds:
+    others_by: dict[str, int] = {}
+    started = time.perf_counter()
+    for number, seed in enumerate(seeds, 1):
         planted: list[tuple[str, int, list[int]]] = []
         events = simulate_match(rules, f"planted-{seed}", seed, hands=args.hands,
                                 agents=lambda seat, rng, planted=planted: Planter(rng, planted)
@@ -121,7 +124,7 @@ def main() -> None:
                                 else HeuristicAgent(rng))
         hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
         mine: list = []
-        budget = budget_at(args.level, seed=seeds[0])
+        budget = budget_at(args.level, seed=seeds[0], declarations=False)
         for r in review_hands(iter(hands), budget=budget, jobs=args.jobs):
             for d in r.decisions:
                 if d.seat == 1:
@@ -129,6 +132,8 @@ def main() -> None:
                 else:
                     others += 1
                     others_marked += d.mark is not None
+                    if d.mark is not None:
+                        others_by[d.mark] = others_by.get(d.mark, 0) + 1
         # each planted play, found by its trick and cards among seat 1's decisions after the
         # previous one's (both lists are in the order of play)
         at = 0
@@ -139,6 +144,8 @@ def main() -> None:
             if hit is not None:
                 found_by.setdefault(kind, []).append(mine[hit][1])
                 at = hit + 1
+        print(f"  match {number} of {len(seeds)} (seed {seed}) reviewed: "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     every = [d for ds in found_by.values() for d in ds]
     caught = sum(d.mark is not None for d in every)
     print(f"planted plays reviewed: {len(every)}; marked {caught} "
@@ -151,7 +158,9 @@ def main() -> None:
               f"{' '.join(f'{d.estimate:.1f}' for d in sorted(ds, key=lambda d: d.estimate))}",
               flush=True)
     print(f"heuristic seats' decisions marked: {others_marked} of {others} "
-          f"({100 * others_marked / max(others, 1):.1f} %)", flush=True)
+          f"({100 * others_marked / max(others, 1):.1f} %: "
+          + ", ".join(f"{others_by.get(m, 0)} {m}" for m in ("inaccuracy", "mistake", "blunder"))
+          + ")", flush=True)
 
 
 if __name__ == "__main__":

@@ -264,8 +264,9 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     contenders are left; each stage ranks on the same deals for all, and after the first a
     play that scored exactly as a better-ranked one on every deal so far gives up its place.
     The likely play (index 1: the heuristic agent's choice, or the cheapest follow when that
-    was the play made) joins them when it is not among them and did not score as one of them
-    on every deal it met. Fills in ``values``, ``errors`` and ``counts`` of the screen."""
+    was the play made) takes the last place when it is not among them and did not score as one
+    of them on every deal it met. Fills in ``values``, ``errors`` and ``counts`` of the
+    screen."""
     seen: dict[int, list[float]] = {i: [r[i] for r in rows] for i in range(1, len(values))}
 
     def distinct(pool: list[int]) -> list[int]:
@@ -290,9 +291,9 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
                 sum(seen[i]) / len(seen[i]), _standard_error(seen[i]), len(seen[i])
         pool = distinct(sorted(pool, key=lambda i: (-sign * values[i], i)))
     ranked = pool[:budget.contenders]
-    if 1 in seen and 1 not in ranked \
+    if 1 in seen and 1 not in ranked and len(ranked) > 1 \
             and not any(seen[j][:len(seen[1])] == seen[1] for j in ranked):
-        ranked.append(1)  # the likely play races too: the first deals can hide a rare gain
+        ranked[-1] = 1  # the likely play races in the last place: a few deals can hide a gain
     return ranked
 
 

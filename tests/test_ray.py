@@ -24,6 +24,8 @@ from analyze.shares import Share, group_files, match_hashes, plan_shares
 from shengji.cli import cli
 from tests.raycluster import ENV, two_nodes
 
+pytestmark = pytest.mark.xdist_group("ray")  # one Ray at a time when the suite runs on -n cores
+
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES = ROOT / "samples" / "matches"
 INPUTS = [str(MATCHES / f"{stem}.jsonl") for stem in (

@@ -40,13 +40,13 @@ SAMPLES = ["tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "biao
            "biaofen-4p", "wanfen"]
 
 
-def speed(hands_each: int, levels: list[str]) -> None:
+def speed(hands_each: int, levels: list[str], samples: list[str] | None = None) -> None:
     """CPU seconds per hand, per ruleset and per named level (``shengji review --level``)."""
     from replay.review import budget_at
 
     print(f"{'ruleset (sample)':<18} {'level':<9} {'hands':>5} {'decisions':>9} "
           f"{'s/hand':>7} {'s/decision':>10}")
-    for name in SAMPLES:
+    for name in samples or SAMPLES:
         hands = list(gamelog.read_hands(ROOT / "samples" / "matches" / f"{name}.jsonl"))
         for level in levels:
             started = time.process_time()
@@ -128,6 +128,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", action="append", choices=["speed", "agreement", "weak"])
+    ap.add_argument("--sample", action="append", choices=SAMPLES,
+                    help="speed: only these samples (repeatable; default every one)")
     ap.add_argument("--hands", type=int, default=2, help="hands per sample match (speed)")
     ap.add_argument("--level", action="append", choices=["quick", "standard", "thorough"],
                     help="named budgets for the speed table (default: quick and standard)")
@@ -143,7 +145,7 @@ def main() -> None:
     args = ap.parse_args()
     parts = args.only or ["speed", "agreement", "weak"]
     if "speed" in parts:
-        speed(args.hands, args.level or ["quick", "standard"])
+        speed(args.hands, args.level or ["quick", "standard"], args.sample)
     if "agreement" in parts:
         agreement(args.hands)
     if "weak" in parts:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -283,6 +284,7 @@ def hostile_botzone(draw: st.DrawFn) -> bytes:
     return raw
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.data())
 def test_fuzz_botzone_import(tmp_path_factory, data):

@@ -49,6 +49,7 @@ def small_position(rng: random.Random, name: str, players: int, decks: int,
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,players,decks", RULESETS)
 def test_exact_search_agrees_with_brute_force(name, players, decks):
     rng = random.Random(f"exact:{name}:{decks}")
@@ -177,6 +178,7 @@ def _weak_match(seed: int, hands: int) -> list:
     return [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
 
 
+@pytest.mark.slow
 def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
     """Seat 1 plays random legal plays (one deck, three seeds of six hands, the default
     budget): its mistake rate (mistakes and blunders per decision) is at least three times
@@ -210,6 +212,7 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
         assert max(per_seed[s]) - min(per_seed[s]) < 6, per_seed[s]
 
 
+@pytest.mark.slow
 def test_review_is_deterministic_and_the_same_in_processes():
     from replay.review import Budget, review_hands
 
@@ -225,6 +228,7 @@ def test_review_is_deterministic_and_the_same_in_processes():
 
 @pytest.mark.parametrize("name", ["tractor-1deck", "tractor-3deck", "four-deck", "biaofen-3p",
                                   "biaofen-4p", "wanfen"])
+@pytest.mark.slow
 def test_every_ruleset_can_be_reviewed(name):
     """The samples of every ruleset, on a small budget (CI): decisions found, each with the play
     made among its alternatives and a swing that matches its values."""
@@ -281,6 +285,7 @@ def test_the_review_command(tmp_path):
     assert result.exit_code == 2 and "broken.jsonl" in result.output
 
 
+@pytest.mark.slow
 def test_report_and_export_carry_the_review(tmp_path):
     import json
     import re
@@ -371,6 +376,7 @@ def test_a_reckless_bid_is_a_blunder_and_the_values_follow_the_settlement():
         d.value_best - d.value_made)
 
 
+@pytest.mark.slow
 def test_bids_and_passes_are_reviewed_in_the_command_and_the_export(tmp_path):
     import json
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 from gamelog import dump, dumps, loads
@@ -14,6 +15,7 @@ from tests.strategies import record
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, **SETTINGS)
 @given(record())
 def test_jsonl_round_trip(events):
@@ -23,6 +25,7 @@ def test_jsonl_round_trip(events):
     assert dumps(back) == text
 
 
+@pytest.mark.slow
 @settings(max_examples=250, **SETTINGS)
 @given(record())
 def test_parquet_round_trip(events):

@@ -64,6 +64,7 @@ NOT_APPLICABLE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "decks"), VARIANTS)
 def test_injected_violations_are_all_found_and_nothing_else(name, decks):
     rules = ruleset(name, decks)

@@ -48,6 +48,7 @@ def _commands(body: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p)], ids=lambda p: p.name)
 def test_every_snippet_runs_as_written(page, tmp_path):
     (tmp_path / "samples").symlink_to(ROOT / "samples", target_is_directory=True)

@@ -33,9 +33,10 @@ NOT_YET = None
 
 def decide_declare(state: HandReplay, ev: Declare, before: list[Declare], budget: Budget,
                    rng: random.Random) -> DeclareDecision | None:
-    """The declaration ``ev`` (``before``: the hand's declarations before it), or ``None`` when
-    it is not a decision this review can value (no choice, cards not known, an auction game,
-    a declaration the validator refuses)."""
+    """The declaration ``ev`` (``before``: the hand's declarations before it) against the
+    others the seat could make then and against none yet; ``None`` when this review cannot
+    value it (an auction game, cards hidden in the deal, a declaration the seat could not make
+    then: the validator's business)."""
     from replay.simulate import declaration_options
 
     rules = state.rules

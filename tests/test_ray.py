@@ -190,7 +190,10 @@ def _same_tables(local: Path, on_ray: Path) -> None:
     assert set(got) <= set(expected)
 
 
-def test_two_nodes_give_the_local_results_for_validate_export_and_review(cluster, tmp_path):
+def test_two_nodes_give_the_local_results_for_validate_export_and_review(cluster, tmp_path,
+                                                                        monkeypatch):
+    # the reports' generation stamp (minutes) must not part the two runs across a minute
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     split = tmp_path / "split"
     split.mkdir()
     split_match(MATCHES / "tractor-1deck-injected.jsonl", split)

@@ -135,3 +135,22 @@ def test_declarations_in_the_command_the_export_and_the_report(tmp_path):
     hands = json.loads(re.search(r'id="sj-hands">(.*?)</script>', page.read_text(),
                                  re.S).group(1))
     assert hands[0]["rv"]["dc"] and hands[0]["rv"]["dc"][0][2] == hand["declarations"][0]["made"]
+
+
+def test_a_marked_declaration_has_its_line_in_the_text_review(capsys):
+    from replay.marks import DeclareDecision, HandReview
+    from shengji.cli.commands.review import _print_review
+
+    review = HandReview("m", 1)
+    review.declarations.append(DeclareDecision(
+        seat=0, drawn=48, made=["2H"], alternatives=[(["2H"], 0.6), (["2S"], 1.6), (None, 0.0)],
+        value_made=0.6, best=["2S"], value_best=1.6, estimate=1.0, error=0.14, swing=0.86,
+        mark="mistake", deals=32))
+    review.declarations.append(DeclareDecision(
+        seat=1, drawn=5, made=["3C"], alternatives=[(["3C"], 0.1), (None, 0.1)], value_made=0.1,
+        best=["3C"], value_best=0.1, estimate=0.0, error=0.0, swing=0.0, mark=None, deals=32))
+    _print_review(review, ["Ann", "Bo", "Chen", "Dee"], "text")
+    out = capsys.readouterr().out
+    assert "declaration: Ann declared 2H after 48 cards; declaring 2S was worth 1.00 ± 0.14 " \
+           "levels more — mistake" in out
+    assert "Bo declared" not in out  # unmarked declarations are not listed

@@ -22,7 +22,7 @@ from typing import Any
 
 from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS, UNKNOWN, full_deck
 from gamelog.model import Deal, Declare, HandStart, KittyBury, KittyTake
-from replay.agents import HeuristicAgent
+from replay.agents import Agent, HeuristicAgent
 from replay.engine import RANK_OF, HandReplay, MatchContext
 from replay.marks import DECLARE_MARKS, Budget, DeclareDecision
 from replay.phases.deal import current_level
@@ -37,6 +37,7 @@ def decide_declare(state: HandReplay, ev: Declare, before: list[Declare], budget
     others the seat could make then and against none yet; ``None`` when this review cannot
     value it (an auction game, cards hidden in the deal, a declaration the seat could not make
     then: the validator's business)."""
+    from replay.review import _paired  # the review's paired error (it imports this lazily)
     from replay.simulate import declaration_options
 
     rules = state.rules
@@ -86,9 +87,7 @@ def decide_declare(state: HandReplay, ev: Declare, before: list[Declare], budget
     values = [sum(r[i] for r in rows) / n for i in range(len(alternatives))]
     best_i = max(range(len(alternatives)), key=lambda i: (values[i], i == 0, -i))
     estimate = max(0.0, values[best_i] - values[0])
-    diffs = [r[best_i] - r[0] for r in rows]
-    mean = sum(diffs) / n
-    error = (sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / n) ** 0.5
+    _, error = _paired([[r[0], r[best_i]] for r in rows], 1)
     swing = max(0.0, estimate - budget.z * error) if best_i != 0 else 0.0
     mark = next((name for name, t in DECLARE_MARKS if swing >= t), None)
     tokens = [None if a is None else [CARD_TOKENS[c] for c in a] for a in alternatives]
@@ -127,8 +126,8 @@ def _redeal(known: list[int], seat: int, shown: list[list[int]], first: int, siz
     each seat's cards in the order drawn, and the kitty."""
     pool = full_deck(rules.decks)
     counts = [0] * 54
-    for c in pool:
-        counts[c] += 1
+    for card in pool:
+        counts[card] += 1
     fixed: list[list[int]] = []
     for o in range(rules.players):
         mine = list(known) if o == seat else \
@@ -159,7 +158,7 @@ def _play_hand(state: HandReplay, holdings: list[list[int]], kitty: list[int],
     rules = state.rules
     players = rules.players
     context = MatchContext(levels=list(state.levels or ["2", "2"]))
-    agents = [HeuristicAgent(random.Random(s)) for s in range(players)]
+    agents: list[Agent] = [HeuristicAgent(random.Random(s)) for s in range(players)]
     dealer = state.hand.events[0].dealer if isinstance(state.hand.events[0], HandStart) \
         else None
     first = state.first_draw
@@ -167,6 +166,7 @@ def _play_hand(state: HandReplay, holdings: list[list[int]], kitty: list[int],
                           start=start)
     if not decls and dealer is None:
         return 0.0  # nobody declared in a first hand: the cards are dealt again
+    assert state.hand.header is not None  # decide_declare asks for one
     b = HandBuilder(rules, state.hand.match, state.hand.number, state.hand.header, context)
     world = b.state
     levels = list(context.levels or ["2", "2"])

@@ -367,22 +367,30 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     page.close()
 
 
-def test_the_auction_review_shows_on_a_biaofen_hand(browser, tmp_path):
-    """标分: each bid and pass of a reviewed hand is listed under "Auction review" with the
-    points the seat could hold the defenders to, and a marked bid carries its mark."""
+def _reviewed_hand(sample_name: str, number: int, *, confirm: int):  # type: ignore[no-untyped-def]
+    """A sample's hand collected for the report and reviewed on a tiny budget: (collector,
+    reviews by page slug, the hand's review)."""
     import gamelog
     from analyze.handview import page_slug
     from analyze.metrics import collect
-    from analyze.report import render
     from replay.review import Budget, review_hands
 
-    sample = ROOT / "samples" / "matches" / "biaofen-3p.jsonl"
+    sample = ROOT / "samples" / "matches" / f"{sample_name}.jsonl"
     collector = collect(sample, keep_pages=True, with_plays=False, players_by_id=True,
-                        keep=lambda r: r.hand == 3)
+                        keep=lambda r: r.hand == number)
     reviews = {page_slug(r.match, r.hand): r for r in review_hands(
-        gamelog.read_hands(sample), budget=Budget(samples=1, confirm=1, bury=False),
-        keep=lambda h: h.number == 3)}
-    review = next(iter(reviews.values()))
+        gamelog.read_hands(sample), budget=Budget(samples=1, confirm=confirm, bury=False),
+        keep=lambda h: h.number == number)}
+    return collector, reviews, next(iter(reviews.values()))
+
+
+def test_the_auction_review_shows_on_a_biaofen_hand(browser, tmp_path):
+    """标分: each bid and pass of a reviewed hand is listed under "Auction review" with the
+    points the seat could hold the defenders to, and a marked bid carries its mark."""
+    from analyze.handview import page_slug
+    from analyze.report import render
+
+    collector, reviews, review = _reviewed_hand("biaofen-3p", 3, confirm=1)
     assert len(review.bids) >= 2
     for other in review.bids:  # the marks are set here, whatever the few deals gave
         other.mark = None
@@ -493,19 +501,10 @@ def test_a_chinese_report_has_no_english_label_left(browser, tmp_path):
 def test_the_declaration_review_shows_on_a_tractor_hand(browser, tmp_path):
     """Each trump declaration of a reviewed hand is listed under "Declaration review" with the
     cards shown and when; a marked one carries its mark, the better choice and the levels."""
-    import gamelog
     from analyze.handview import page_slug
-    from analyze.metrics import collect
     from analyze.report import render
-    from replay.review import Budget, review_hands
 
-    sample = ROOT / "samples" / "matches" / "tractor-1deck.jsonl"
-    collector = collect(sample, keep_pages=True, with_plays=False, players_by_id=True,
-                        keep=lambda r: r.hand == 1)
-    reviews = {page_slug(r.match, r.hand): r for r in review_hands(
-        gamelog.read_hands(sample), budget=Budget(samples=1, confirm=0, bury=False),
-        keep=lambda h: h.number == 1)}
-    review = next(iter(reviews.values()))
+    collector, reviews, review = _reviewed_hand("tractor-1deck", 1, confirm=0)
     assert review.declarations
     made = review.declarations[0]
     made.mark, made.estimate, made.error, made.best = "mistake", 0.75, 0.12, None  # set here

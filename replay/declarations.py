@@ -37,7 +37,6 @@ def decide_declare(state: HandReplay, ev: Declare, before: list[Declare], budget
     others the seat could make then and against none yet; ``None`` when this review cannot
     value it (an auction game, cards hidden in the deal, a declaration the seat could not make
     then: the validator's business)."""
-    from replay.review import _paired  # the review's paired error (it imports this lazily)
     from replay.simulate import declaration_options
 
     rules = state.rules
@@ -87,7 +86,9 @@ def decide_declare(state: HandReplay, ev: Declare, before: list[Declare], budget
     values = [sum(r[i] for r in rows) / n for i in range(len(alternatives))]
     best_i = max(range(len(alternatives)), key=lambda i: (values[i], i == 0, -i))
     estimate = max(0.0, values[best_i] - values[0])
-    _, error = _paired([[r[0], r[best_i]] for r in rows], 1)
+    diffs = [r[best_i] - r[0] for r in rows]  # its own: replay.review imports this module
+    mean = sum(diffs) / n
+    error = (sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / n) ** 0.5
     swing = max(0.0, estimate - budget.z * error) if best_i != 0 else 0.0
     mark = next((name for name, t in DECLARE_MARKS if swing >= t), None)
     tokens = [None if a is None else [CARD_TOKENS[c] for c in a] for a in alternatives]

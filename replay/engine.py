@@ -12,7 +12,7 @@ updated after each kind of violation is documented in docs/rules/engine.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from gamelog.model import (
     Bid,
@@ -56,8 +56,9 @@ class HandReplay(HandState):
         self.seq = ev.seq
         kind = type(ev)
         if kind is Play and not self.finished:  # the hot path: most events are plays
-            if 0 <= ev.seat < self.players:  # type: ignore[union-attr,attr-defined]
-                self.on_play(ev)  # type: ignore[arg-type]
+            seat: int = ev.seat  # type: ignore[union-attr,attr-defined]
+            if 0 <= seat < self.players:
+                self._play(seat, ev.cards)  # type: ignore[union-attr,attr-defined]
                 return
         elif kind is TrickEnd:  # the next most frequent: one per trick
             winner = ev.winner  # type: ignore[union-attr,attr-defined]
@@ -104,9 +105,12 @@ class HandReplay(HandState):
         return True
 
     def on_play(self, ev: Play) -> None:
+        self._play(ev.seat, ev.cards)
+
+    def _play(self, seat: int, tokens: list[str]) -> None:
         if self.order is None and not self.start_play():
             return
-        done = tricks.play(self, ev)
+        done = tricks.play(self, seat, tokens)
         if done is not None and not any(self.left):
             outcome.finish(self, done)
 
@@ -150,7 +154,7 @@ class HandReplay(HandState):
         )
 
 
-_SEAT_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+_SEAT_FIELDS_OF: Final[dict[type, tuple[str, ...]]] = {}
 
 
 def _seat_fields(kind: type) -> tuple[str, ...]:
@@ -163,7 +167,7 @@ def _seat_fields(kind: type) -> tuple[str, ...]:
     return found
 
 
-_HANDLERS: dict[type, Callable[[HandReplay, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[HandReplay, Any], None]]] = {
     HandStart: deal.hand_start,
     Deal: deal.deal,
     Setup: deal.setup,

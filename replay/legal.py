@@ -12,6 +12,7 @@ import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from replay.engine import HandReplay
 from replay.order import TRUMP, CardOrder
@@ -31,7 +32,7 @@ class Lead:
         return len(self.units) > 1
 
 
-_UNITS_IN: dict[tuple, list[Unit]] = {}
+_UNITS_IN: Final[dict[tuple, list[Unit]]] = {}
 """units_in's answers, keyed on everything that decides them: the order, the widest unit and
 the holding as given (card and copies, in its order: the answer lists units in that order).
 Playouts of one deal meet the same holdings again and again."""
@@ -134,6 +135,8 @@ def legal_leads(state: HandReplay, seat: int, *, max_throw_units: int = 4) -> li
 
 def _multisets_count(items: list[tuple[int, int]], n: int) -> int:
     """How many sub-multisets of ``n`` cards the ``(card, copies)`` items hold."""
+    if n <= 1:  # none or one card: one way, or one per card held
+        return 1 if n == 0 else sum(1 for _, k in items if k > 0)
     ways = [1] + [0] * n
     for _, k in items:
         new = [0] * (n + 1)
@@ -149,6 +152,8 @@ def _multisets(items: list[tuple[int, int]], n: int) -> list[list[int]]:
     """Every sub-multiset of ``n`` cards of the ``(card, copies)`` items, as card lists: the
     most copies of the first item first, then of the next (depth first). Branches that the
     items left cannot fill are not walked (they hold no multiset)."""
+    if n == 1:  # one card: each card held, in the items' order (as the walk finds them)
+        return [[card] for card, k in items if k > 0]
     out: list[list[int]] = []
     room = [0] * (len(items) + 1)  # copies held by items i.. (what is left to take from)
     for i in range(len(items) - 1, -1, -1):
@@ -278,8 +283,15 @@ class FollowSpec:
         if _multisets_count(other_items, rest) > limit or \
                 _multisets_count(suit_items, self.m) > 50 * limit:
             return None
+        units = self.units
         if all(not self.answers[i][r] for i, r in enumerate(self.required)):
             parts = _multisets(suit_items, self.m)  # no structure owed: every one will do
+        elif len(units) == 1 and units[0].length == 1 and self.n == self.m == units[0].width \
+                and self.required[0] == 0 and self.answers[0][0] == ((units[0].width, 1),):
+            # n of a kind led and held: the follows are the n-of-a-kinds held, in the order
+            # the walk below would find them
+            width = units[0].width
+            parts = [[c] * width for c, k in suit_items if k >= width]
         else:
             parts = [s for s in _multisets(suit_items, self.m)
                      if self._achieves(counts_of(s), self.m)]
@@ -402,7 +414,12 @@ def follow_spec(state: HandReplay, seat: int) -> FollowSpec:
     n = trick.lead_size if trick.special else sum(u.size for u in trick.lead_units)
     suit = state.class_holding(seat, k)
     held = state.held[seat]
-    others = {c: held[c] for c in range(54) if held[c] and order.klass[c] != k}
+    klass = order.klass
+    others: dict[int, int] = {}
+    for c in range(54):
+        copies: int = held[c]
+        if copies and klass[c] != k:
+            others[c] = copies
     m = min(n, sum(suit.values()))
     if trick.special:  # a special pattern: the same pattern if held, else trumps (ruling 15)
         rules = state.rules
@@ -420,7 +437,13 @@ def follow_spec(state: HandReplay, seat: int) -> FollowSpec:
             FollowSpec(n, m, suit, others, [], [], order, [])
     units = list(trick.lead_units)
     answers = [state.rules.answers(u.kind) for u in units]
-    required = _best_required(suit, order, units, answers, m)
+    singles = True
+    for a in answers:
+        if len(a) != 1 or a[0]:
+            singles = False
+            break
+    # singles led: the one answer each ("any card") is always met, as _best_required finds
+    required = [0] * len(units) if singles else _best_required(suit, order, units, answers, m)
     return FollowSpec(n, m, suit, others, units, required, order, answers)
 
 

@@ -14,13 +14,13 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from gamelog.cards import BIG_JOKER_INDEX, LITTLE_JOKER_INDEX, SUITS, Card, Rank, Suit
 
 _UIDS = itertools.count(1)
 
-TRUMP = 4
+TRUMP: Final = 4
 """The suit class of every trump."""
 CLASS_NAMES = ("♠", "♥", "♣", "♦", "trump")
 
@@ -83,16 +83,17 @@ def standard_order(trump: Suit | None, level: Rank | None,
         return known
     klass = [0] * 54
     power = [0] * 54
-    plain = [r for r in Rank if r != level]
+    plain = [int(r) - 2 for r in Rank if r != level]  # a suited card is suit * 13 + rank - 2
     for s in SUITS:
+        base = s.index * 13
+        k = TRUMP if s == trump else s.index
         for p, r in enumerate(plain):
-            c = Card.of(r, s)
-            klass[c] = TRUMP if s == trump else s.index
-            power[c] = p
+            klass[base + r] = k
+            power[base + r] = p
     top = len(plain)
     if level is not None:
         for s in SUITS:
-            c = Card.of(level, s)
+            c = s.index * 13 + int(level) - 2
             klass[c] = TRUMP
             power[c] = top + (1 if s == trump else 0)
         top += 2 if trump is not None else 1
@@ -106,7 +107,7 @@ def standard_order(trump: Suit | None, level: Rank | None,
     return order
 
 
-_ORDERS: dict[tuple[Suit | None, Rank | None, tuple[tuple[int, int], ...]], CardOrder] = {}
+_ORDERS: Final[dict[tuple[Suit | None, Rank | None, tuple[tuple[int, int], ...]], CardOrder]] = {}
 """standard_order's answers: an order depends only on its arguments and is immutable, so one
 object serves every hand with the same trump and level (and the memos keyed on its ``uid``
 serve them too). A few dozen at most."""

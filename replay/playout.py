@@ -17,12 +17,14 @@ only where that play changes what follows (common random numbers with no noise o
 
 from __future__ import annotations
 
+from typing import Final
+
 from replay.engine import HandReplay, play_strength
 from replay.legal import FollowSpec, failing_units, follow_spec, units_in
-from replay.order import TRUMP
+from replay.order import TRUMP, CardOrder
 from replay.units import Unit, beats_unit, best_value, decompose
 
-_ENUMERATE = 48
+_ENUMERATE: Final = 48
 """Follows enumerated in full up to this many candidates; past it, a few built ones."""
 
 
@@ -52,6 +54,34 @@ def _can_ruff(state: HandReplay, other: int, klass: int, unit: Unit,
         best_value(trumps, order, [unit.kind]) is not None
 
 
+def _top_power(suit: dict[int, int], order: CardOrder) -> int:
+    """The highest power among the cards of ``suit`` (-1 if none)."""
+    power = order.power
+    top = -1
+    for card, n in suit.items():
+        if n and power[card] > top:
+            top = power[card]
+    return top
+
+
+def _beaten(state: HandReplay, theirs: list[tuple[int, dict[int, int]]], tops: list[int],
+            klass: int, u: Unit, trumps: dict[int, dict[int, int]]) -> bool:
+    """Whether an opponent (``theirs``: each with its holding of ``klass``; ``tops``: its
+    highest power there) could beat ``u`` led in ``klass``: by a higher unit or a ruff."""
+    order = state.order
+    assert order is not None
+    single = u.width == 1 and u.length == 1
+    for i, (o, suit) in enumerate(theirs):
+        if single:
+            if tops[i] > u.low:  # as beats_unit finds for a single
+                return True
+        elif beats_unit(suit, order, u) is not None:
+            return True
+        if _can_ruff(state, o, klass, u, trumps[o]):
+            return True
+    return False
+
+
 def greedy_lead(state: HandReplay, seat: int) -> list[int]:
     order = state.order
     assert order is not None
@@ -74,9 +104,9 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
             continue
         units = units_in(holding, order, rules.max_width())
         theirs = [(o, state.class_holding(o, klass)) for o in opponents]
-        sure = [u for u in units
-                if not any(beats_unit(suit, order, u) is not None
-                           or _can_ruff(state, o, klass, u, trumps[o]) for o, suit in theirs)]
+        tops = [_top_power(suit, order) for _, suit in theirs]  # beats any lower single
+        is_sure = [not _beaten(state, theirs, tops, klass, u, trumps) for u in units]
+        sure = [u for u, ok in zip(units, is_sure, strict=True) if ok]
         if len(sure) >= 2 and (klass != TRUMP or rules.trump_throws):
             throw: list[int] = []
             left = dict(holding)
@@ -88,9 +118,9 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
             if len(decompose(throw, order)) >= 2 and not failing_units(state, seat, throw):
                 offer(6.0 + len(throw) / 10, throw)
         count = sum(holding.values())
-        for u in units:
+        for u, ok in zip(units, is_sure, strict=True):
             cards = u.all_cards()
-            if u in sure:
+            if ok:
                 score = 3.0 + u.size + sum(points[c] for c in cards) / 20
                 if klass == TRUMP:
                     score -= 1.0 if defender else 0.0

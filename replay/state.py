@@ -8,7 +8,7 @@ so far. Compiled with the engine (setup.py).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from gamelog.cards import CARD_BY_TOKEN, Rank, Suit
 from gamelog.model import Hand
@@ -19,10 +19,10 @@ from replay.rulesets.base import Declaration, Outcome, Ruleset
 from replay.trick import Trick, _rebuild, _state_of
 from replay.violations import ViolationLog
 
-RANK_OF = {str(r): r for r in Rank}
-INDEX: dict[str, int] = {t: int(c) for t, c in CARD_BY_TOKEN.items()}
+RANK_OF: Final[dict[str, Rank]] = {str(r): r for r in Rank}
+INDEX: Final[dict[str, int]] = {t: int(c) for t, c in CARD_BY_TOKEN.items()}
 """Card token -> index in a count vector (plain ints: the replay needs no more)."""
-SUIT_OF = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
+SUIT_OF: Final[dict[str, Suit]] = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
 
 
 class HandState:
@@ -137,17 +137,26 @@ class HandState:
         if self.class_left is not None and self.order is not None:
             counts, klass = self.class_left[seat], self.order.klass
         missing: list[int] = []
-        for c in cards:
-            if held[c] > 0:
-                held[c] -= 1
+        taken = 0
+        for c in cards:  # plain reads and writes: mypyc compiles `x[i] -= 1` generically
+            n: int = held[c]
+            if n > 0:
+                held[c] = n - 1
                 if counts is not None:
-                    counts[klass[c]] -= 1
-            elif self.hidden[seat] > 0:
-                self.hidden[seat] -= 1
+                    k = klass[c]
+                    left_in_class: int = counts[k]
+                    counts[k] = left_in_class - 1
             else:
-                missing.append(c)
-                continue
-            self.left[seat] -= 1
+                hidden: int = self.hidden[seat]
+                if hidden > 0:
+                    self.hidden[seat] = hidden - 1
+                else:
+                    missing.append(c)
+                    continue
+            taken += 1
+        if taken:
+            left: int = self.left[seat]
+            self.left[seat] = left - taken
         return missing
 
 

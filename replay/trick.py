@@ -111,12 +111,35 @@ def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]
     else:
         return None
     power = order.power
-    if len(cards) == 1:
+    n = len(cards)
+    if n == 1:
         return (rank, power[cards[0]])
-    counts: dict[int, int] = {}
+    if len(kinds) == 1:
+        width, length = kinds[0]
+        if length == 1 and width == n:  # one n-of-a-kind led: n copies of one card, or none
+            card = cards[0]
+            for c in cards:
+                if c != card:
+                    break
+            else:
+                return (rank, power[card])
+            return None  # n cards that are not n copies of one card hold no n-of-a-kind
     for c in cards:
         if klass[c] != first:
             return None
+    singles = True
+    for width, _ in kinds:
+        if width != 1:
+            singles = False
+            break
+    if singles:  # singles only led: the highest card (as best_value finds it)
+        top = -1
+        for c in cards:
+            if power[c] > top:
+                top = power[c]
+        return (rank, top)
+    counts: dict[int, int] = {}
+    for c in cards:
         counts[c] = counts.get(c, 0) + 1
     value = best_value(counts, order, kinds)
     return None if value is None else (rank, value)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import Final
 
 from replay.order import CardOrder
 
@@ -101,10 +102,10 @@ def counts_of(cards: list[int]) -> dict[int, int]:
     return out
 
 
-_DECOMPOSED: dict[tuple[int, tuple[int, ...]], list[Unit]] = {}
-_VALUES: dict[tuple[int, ...], int] = {}
+_DECOMPOSED: Final[dict[tuple[int, tuple[int, ...]], list[Unit]]] = {}
+_VALUES: Final[dict[tuple[int, ...], int]] = {}
 """best_value memo: -1 stands for None."""
-_MEMO_LIMIT = 20_000
+_MEMO_LIMIT: Final = 20_000
 
 
 def decompose(cards: list[int], order: CardOrder) -> list[Unit]:
@@ -112,6 +113,13 @@ def decompose(cards: list[int], order: CardOrder) -> list[Unit]:
 
     Memoised per card order: the same plays recur across hands. Callers must not mutate the
     list returned."""
+    if cards:
+        first = cards[0]
+        for c in cards:
+            if c != first:
+                break
+        else:  # copies of one card (a single, a pair, ...): one unit, found at once
+            return [Unit(len(cards), 1, order.power[first], (first,))]
     key = (order.uid, tuple(sorted(cards)))
     found = _DECOMPOSED.get(key)
     if found is None:
@@ -231,6 +239,17 @@ def best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, i
     """The highest top power of a unit of ``kinds[0]`` in a covering of all structured
     ``kinds`` from ``avail``; ``None`` if they cannot all be covered (ruling 7). Memoised."""
     power = order.power  # the value depends only on the powers and copies (adjacency is by power)
+    singles = True
+    for w, _ in kinds:
+        if w != 1:
+            singles = False
+            break
+    if singles:  # no structure: the highest card, as _best_value finds it
+        top = -1
+        for c, n in avail.items():
+            if n > 0 and power[c] > top:
+                top = power[c]
+        return None if top < 0 else top
     codes = [w * 256 + n for w, n in kinds]
     codes.append(-1)
     codes.extend(sorted([power[c] * 64 + n for c, n in avail.items() if n]))

@@ -9,16 +9,18 @@ Asks of the ruleset (its "deal and declarations" section): ``hand_size``, ``kitt
 
 from __future__ import annotations
 
+from typing import Final
+
 from gamelog.cards import UNKNOWN, Card, Rank, Suit
 from gamelog.model import Deal, Declare, HandStart, Setup, TrumpChosen
-from replay.rulesets.base import Declaration, Ruleset
+from replay.rulesets.base import Declaration
 from replay.state import INDEX, RANK_OF, SUIT_OF, HandState, held_list
 from replay.units import counts_of
 from replay.violations import show
 
-DECLARATIONS: dict[tuple, tuple[Ruleset, Declaration | str]] = {}
-"""What shown cards declare, per ruleset object (kept in the value, so that a reused id never
-matches another ruleset)."""
+DECLARATIONS: Final[dict[tuple, Declaration | str]] = {}
+"""What shown cards declare, keyed on the ruleset's identity (its class and every option),
+the cards and the level."""
 
 
 def hand_start(s: HandState, ev: HandStart) -> None:
@@ -100,18 +102,33 @@ def setup(s: HandState, ev: Setup) -> None:
 def _find_bombs(s: HandState) -> None:
     """Seats holding eight cards of one rank (标分's 炸弹, ruling 58), in a deal or a set-up
     position alike."""
-    s.bombs = tuple(seat for seat, h in enumerate(s.held)
-                    if max(h[r] + h[13 + r] + h[26 + r] + h[39 + r] for r in range(13)) >= 8)
+    found: list[int] = []
+    if s.rules.decks >= 2:  # one deck holds four of a rank
+        for seat, h in enumerate(s.held):
+            for r in range(13):
+                n: int = h[r] + h[13 + r] + h[26 + r] + h[39 + r]
+                if n >= 8:
+                    found.append(seat)
+                    break
+    s.bombs = tuple(found)
 
 
 def _set_holdings(s: HandState, holdings: list[list[str]], kitty: list[str] | None) -> None:
     for seat, tokens in enumerate(holdings[: s.players]):
-        s.left[seat] += len(tokens)
-        for t in tokens:
+        held = s.held[seat]
+        hidden = 0
+        for t in tokens:  # plain reads and writes: mypyc compiles `x[i] += 1` generically
             if t == UNKNOWN:
-                s.hidden[seat] += 1
+                hidden += 1
             else:
-                s.held[seat][INDEX[t]] += 1
+                c = INDEX[t]
+                n: int = held[c]
+                held[c] = n + 1
+        left: int = s.left[seat]
+        s.left[seat] = left + len(tokens)
+        if hidden:
+            before: int = s.hidden[seat]
+            s.hidden[seat] = before + hidden
     if kitty is not None:
         s.kitty = [INDEX[t] for t in kitty if t != UNKNOWN]
         s.kitty_hidden = sum(1 for t in kitty if t == UNKNOWN)
@@ -123,9 +140,13 @@ def _check_conservation(s: HandState, exact: bool) -> None:
     total = [0] * 54
     for held in s.held:
         for c in range(54):
-            total[c] += held[c]
+            n: int = held[c]
+            if n:
+                t: int = total[c]
+                total[c] = t + n
     for c in s.kitty:
-        total[c] += 1
+        t = total[c]
+        total[c] = t + 1
     extra = [c for c in range(54) if total[c] > decks]
     hidden = sum(s.hidden) + s.kitty_hidden
     missing = [c for c in range(54) if total[c] < decks]
@@ -145,13 +166,12 @@ def declare(s: HandState, ev: Declare) -> None:
     r = s.rules
     cards = [INDEX[t] for t in ev.cards]
     level = RANK_OF.get(current_level(s), Rank.TWO)
-    key = (id(r), tuple(cards), level)
-    found = DECLARATIONS.get(key)
-    if found is None or found[0] is not r:
+    key = (r.identity, tuple(cards), level)
+    decl = DECLARATIONS.get(key)
+    if decl is None:
         if len(DECLARATIONS) > 1000:
             DECLARATIONS.clear()
-        found = DECLARATIONS[key] = (r, r.declaration([Card(c) for c in cards], level))
-    decl = found[1]
+        decl = DECLARATIONS[key] = r.declaration([Card(c) for c in cards], level)
     if isinstance(decl, str):
         s.violation("declare.not-a-step", f"seat {ev.seat} shows {show(cards)}: {decl}.",
                     seat=ev.seat, cards=cards)

@@ -8,12 +8,14 @@ Asks of the ruleset (its "tricks" section): ``answers``, ``follow_rule_id``,
 
 from __future__ import annotations
 
+from typing import Final
+
 from replay.order import TRUMP
 from replay.state import HandState, held_list
 from replay.units import Unit, counts_of, cover_all, shape_size, unit_name
 from replay.violations import show
 
-ANSWERS: dict[tuple, tuple[int, ...]] = {}
+ANSWERS: Final[dict[tuple, tuple[int, ...]]] = {}
 """Best answers by what decides them (see :func:`answer_ranks`)."""
 
 
@@ -52,7 +54,11 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
     for c in in_suit:  # cards that came out of hidden ones were held too
         if holding.get(c, 0) < in_suit.count(c):
             holding[c] = in_suit.count(c)
-    if max(holding.values(), default=0) < 2:
+    most = 0
+    for copies in holding.values():
+        if copies > most:
+            most = copies
+    if most < 2:
         return  # every answer with structure needs two copies of a card: none is owed
     budget = len(in_suit)
     played = counts_of(in_suit)

@@ -9,7 +9,6 @@ Asks of the ruleset (its "tricks" section): ``order``, ``special_lead``,
 from __future__ import annotations
 
 from gamelog.cards import Card
-from gamelog.model import Play
 from replay.order import TRUMP
 from replay.phases.follow import follow, follow_special
 from replay.phases.throws import forced_lead, thrown_lead
@@ -24,12 +23,17 @@ def begin(s: HandState) -> None:
     level = RANK_OF.get(s.level) if s.level != "NT" else None  # type: ignore[arg-type]
     s.order = s.rules.order(s.trump, level)
     klass = s.order.klass
-    s.class_left = [[0] * 5 for _ in range(s.players)]
-    for seat, held in enumerate(s.held):
-        counts = s.class_left[seat]
+    class_left = []
+    for held in s.held:
+        counts = [0, 0, 0, 0, 0]
         for c in range(54):
-            if held[c]:
-                counts[klass[c]] += held[c]
+            n: int = held[c]
+            if n:
+                k = klass[c]
+                before: int = counts[k]
+                counts[k] = before + n
+        class_left.append(counts)
+    s.class_left = class_left
     if s.leader is None:
         s.leader = s.declarer
     if s.dealt_kitty is not None and not s.kitty_buried:
@@ -38,13 +42,11 @@ def begin(s: HandState) -> None:
                     seat=s.declarer)
 
 
-def play(s: HandState, ev: Play) -> Trick | None:
-    """One seat's cards to the trick (after :func:`begin`); the trick when this play
-    completed it."""
+def play(s: HandState, seat: int, tokens: list[str]) -> Trick | None:
+    """One seat's cards (tokens) to the trick (after :func:`begin`), at event ``s.seq``;
+    the trick when this play completed it."""
     order = s.order
     assert order is not None
-    seat = ev.seat
-    tokens = ev.cards
     if len(tokens) == 1:
         cards = [INDEX[tokens[0]]]
     else:
@@ -106,7 +108,9 @@ def play(s: HandState, ev: Play) -> Trick | None:
     else:
         follow(s, seat, cards, suit_before, known_before, hidden_before)
     plays = trick.plays
-    plays.append(TrickPlay(seat, cards, ev.seq))
+    seq = s.seq
+    assert seq is not None
+    plays.append(TrickPlay(seat, cards, seq))
     if len(plays) == s.players:
         return _finish_trick(s, trick)
     return None
@@ -161,26 +165,32 @@ def _finish_trick(s: HandState, trick: Trick) -> Trick:
     lead_class = trick.lead_class
     points = s.points_table
     rules = s.rules
-    best_key: tuple[int, int] | None = None
+    best = -1  # the winning play's strength as rank * 2**16 + value (-1: none yet)
     winner = trick.plays[0].seat
     total = 0
     klass = order.klass
-    for i, p in enumerate(trick.plays):
-        for c in p.cards:
+    special = trick.special
+    first = True
+    for p in trick.plays:
+        cards = p.cards
+        for c in cards:
             total += points[c]
-        if i == 0:
+        if first:
             p.role = "lead"
-        elif all(klass[c] == lead_class for c in p.cards):
+            first = False
+        elif all(klass[c] == lead_class for c in cards):
             p.role = "follow"
-        elif lead_class != TRUMP and all(klass[c] == TRUMP for c in p.cards):
+        elif lead_class != TRUMP and all(klass[c] == TRUMP for c in cards):
             p.role = "trump"
         else:
             p.role = "discard"
-        key = (rules.pattern_strength(trick.special, p.cards, order)
-               if trick.special else play_strength(order, lead_class, kinds, p.cards))
-        if key is not None and (best_key is None or key > best_key):
-            best_key, winner = key, p.seat
-    trick.trumped = best_key is not None and best_key[0] == 1
+        key = (rules.pattern_strength(special, cards, order)
+               if special else play_strength(order, lead_class, kinds, cards))
+        if key is not None:
+            code = key[0] * 65536 + key[1]
+            if code > best:
+                best, winner = code, p.seat
+    trick.trumped = best >= 65536
     trick.winner = winner
     trick.points = total
     if not s.team_side(winner):
@@ -189,5 +199,5 @@ def _finish_trick(s: HandState, trick: Trick) -> Trick:
     s.trick = None
     s.leader = winner
     s.other_leaders = rules.other_leaders([(p.seat, p.cards) for p in trick.plays], winner,
-                                          order)
+                                          order) if rules.has_other_leaders else []
     return trick

@@ -233,6 +233,14 @@ class Ruleset(abc.ABC):
         kind of pattern can win (``None`` otherwise); higher wins, ties go to the first."""
         return None
 
+    has_other_leaders: ClassVar[bool] = False
+    """Whether :meth:`other_leaders` is overridden (set for each subclass): the replayer
+    skips the call per trick where it is not."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.has_other_leaders = cls.other_leaders is not Ruleset.other_leaders
+
     def other_leaders(self, plays: list[tuple[int, list[int]]], winner: int, order: CardOrder
                       ) -> list[int]:
         """Seats besides ``winner`` that may lead the next trick (and be recorded as the

@@ -144,6 +144,7 @@ def clear_caches() -> None:
     from replay.phases import deal, follow
 
     follow.ANSWERS.clear()
+    follow._ANSWERS_TO.clear()
     deal.DECLARATIONS.clear()
     units._DECOMPOSED.clear()
     units._VALUES.clear()

@@ -11,12 +11,17 @@ the tests of this guard).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import json
 import os
 import sys
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 COMPILED = ("replay.order", "replay.units", "replay.trick", "replay.state", "replay.phases.deal",
             "replay.phases.auction", "replay.phases.kitty", "replay.phases.follow",
@@ -25,12 +30,18 @@ COMPILED = ("replay.order", "replay.units", "replay.trick", "replay.state", "rep
 HERE = Path(__file__).resolve().parent
 
 
-def _source_module(name: str, path: Path) -> None:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+class _Sources:
+    """A meta path finder: the engine's modules as their ``.py`` sources, ahead of the
+    compiled extension modules that would shadow them, in whatever order they import one
+    another. (Duck-typed: importing importlib.abc would cost every start-up.)"""
+
+    def __init__(self, sources: dict[str, Path]) -> None:
+        self.sources = sources
+
+    def find_spec(self, name: str, path: object = None, target: object = None
+                  ) -> ModuleSpec | None:
+        source = self.sources.get(name)
+        return None if source is None else importlib.util.spec_from_file_location(name, source)
 
 
 def select() -> bool:
@@ -50,6 +61,11 @@ def select() -> bool:
     if not any(found.values()):
         return False
     sources = {name: HERE.joinpath(*name.split(".")[1:]).with_suffix(".py") for name in COMPILED}
+    if not all(path.is_file() for path in sources.values()):  # installed without its sources
+        if pure:
+            warnings.warn("replay: SHENGJI_PURE is set, but the engine's sources are not "
+                          "installed; running it compiled", RuntimeWarning, stacklevel=3)
+        return all(found.values())
     fresh = all(found.values()) and all(
         built.get(name) == hashlib.sha256(path.read_bytes()).hexdigest()
         for name, path in sources.items())
@@ -59,6 +75,7 @@ def select() -> bool:
         warnings.warn("replay: the compiled engine is older than its sources; running the "
                       "sources (reinstall to recompile)", RuntimeWarning, stacklevel=3)
     # All or none: compiled modules call each other directly, not through sys.modules.
+    sys.meta_path.insert(0, _Sources(sources))  # type: ignore[arg-type]
     for name in COMPILED:
-        _source_module(name, sources[name])
+        importlib.import_module(name)
     return False

@@ -16,6 +16,7 @@ from typing import Final
 
 from replay.engine import HandReplay
 from replay.order import TRUMP, CardOrder
+from replay.phases.follow import answers_to
 from replay.units import Unit, counts_of, decompose, find_chains, shape_size
 
 
@@ -105,7 +106,7 @@ def legal_leads(state: HandReplay, seat: int, *, max_throw_units: int = 4) -> li
         holding = state.class_holding(seat, klass)
         if not holding:
             continue
-        units = units_in(holding, order, rules.max_width())
+        units = units_in(holding, order, state.max_width)
         for u in units:
             leads.append(Lead(tuple(u.all_cards()), (u,), True))
         if klass == TRUMP and not rules.trump_throws:
@@ -436,7 +437,7 @@ def follow_spec(state: HandReplay, seat: int) -> FollowSpec:
                           pattern=pattern, same_kind=same_kind) if pattern is not None else \
             FollowSpec(n, m, suit, others, [], [], order, [])
     units = list(trick.lead_units)
-    answers = [state.rules.answers(u.kind) for u in units]
+    answers = [answers_to(state.rules, u.kind) for u in units]
     singles = True
     for a in answers:
         if len(a) != 1 or a[0]:

@@ -22,6 +22,7 @@ from typing import Final
 from replay.engine import HandReplay, play_strength
 from replay.legal import FollowSpec, failing_units, follow_spec, units_in
 from replay.order import TRUMP, CardOrder
+from replay.search import apply_play, final_points, to_play
 from replay.units import Unit, beats_unit, best_value, decompose
 
 _ENUMERATE: Final = 48
@@ -35,6 +36,18 @@ def greedy_play(state: HandReplay, seat: int) -> list[int]:
     if trick is None or not trick.plays:
         return greedy_lead(state, seat)
     return greedy_follow(state, seat, follow_spec(state, seat))
+
+
+def greedy_play_out(state: HandReplay) -> int:
+    """Play ``state`` to the end with :func:`greedy_play` for every seat; the defenders'
+    final points (what :func:`replay.rollouts.play_out` does without agents, compiled)."""
+    while not state.finished:
+        seat = to_play(state)
+        assert seat is not None and state.order is not None
+        if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
+            return state.defender_points
+        apply_play(state, seat, greedy_play(state, seat))
+    return final_points(state)
 
 
 def _opponents(state: HandReplay, seat: int) -> list[int]:
@@ -102,7 +115,7 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
         holding = state.class_holding(seat, klass)
         if not holding:
             continue
-        units = units_in(holding, order, rules.max_width())
+        units = units_in(holding, order, state.max_width)
         theirs = [(o, state.class_holding(o, klass)) for o in opponents]
         tops = [_top_power(suit, order) for _, suit in theirs]  # beats any lower single
         is_sure = [not _beaten(state, theirs, tops, klass, u, trumps) for u in units]

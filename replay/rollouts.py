@@ -13,7 +13,7 @@ from replay.agents import Agent, HeuristicAgent
 from replay.deals import determinize
 from replay.engine import HandReplay
 from replay.legal import follow_spec
-from replay.playout import greedy_play
+from replay.playout import greedy_play, greedy_play_out
 from replay.search import apply_play, clone, final_points, solve, to_play
 
 
@@ -23,19 +23,18 @@ def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
     defenders' final points."""
     from replay.simulate import _view
 
+    if agents is None:
+        return greedy_play_out(state)
     while not state.finished:
         seat = to_play(state)
         assert seat is not None and state.order is not None
         if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
             return state.defender_points
-        if agents is None:
-            cards = greedy_play(state, seat)
+        view = _view(state, seat, state.order)
+        if state.trick is None or not state.trick.plays:
+            cards = agents[seat].lead(view)
         else:
-            view = _view(state, seat, state.order)
-            if state.trick is None or not state.trick.plays:
-                cards = agents[seat].lead(view)
-            else:
-                cards = agents[seat].follow(view, follow_spec(state, seat))
+            cards = agents[seat].follow(view, follow_spec(state, seat))
         apply_play(state, seat, cards)
     return final_points(state)
 

@@ -43,6 +43,8 @@ class HandState:
         self.players = n
         self.seq: int | None = None
         self.points_table = ruleset.points_table()
+        self.max_width = ruleset.max_width()
+        """The widest unit the ruleset knows (read often by legal plays and the rollouts)."""
         self.gaps = any(not isinstance(i, RecordWarning) for i in hand.issues)
         """Lines of this hand could not be read: a play out of turn then stops the replay."""
         self.stopped = False
@@ -173,6 +175,7 @@ def copy_state(o: HandState) -> HandState:
     new.players = o.players
     new.seq = o.seq
     new.points_table = o.points_table
+    new.max_width = o.max_width
     new.gaps = o.gaps
     new.stopped = o.stopped
     new.held = [list(h) for h in o.held]

@@ -252,16 +252,42 @@ def best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, i
         return None if top < 0 else top
     codes = [w * 256 + n for w, n in kinds]
     codes.append(-1)
-    codes.extend(sorted([power[c] * 64 + n for c, n in avail.items() if n]))
+    ranks: dict[int, int] = {}
+    shape_codes(avail, power, 1, codes, ranks)
     key = tuple(codes)  # flat ints: cheap to hash
     found = _VALUES.get(key, -2)
     if found == -2:
         if len(_VALUES) > _MEMO_LIMIT:
             _VALUES.clear()
         value = _best_value(avail, order, kinds)
-        _VALUES[key] = -1 if value is None else value
+        _VALUES[key] = -1 if value is None else ranks[value]
         return value
-    return None if found == -1 else found
+    if found == -1:
+        return None
+    for p, rank in ranks.items():  # the power at that rank in this holding
+        if rank == found:
+            return p
+    raise AssertionError("a memoised rank outside the holding")
+
+
+def shape_codes(avail: dict[int, int], power: tuple[int, ...], least: int, codes: list[int],
+                ranks: dict[int, int] | None = None) -> None:
+    """Append to ``codes`` what decides every unit question about ``avail`` (the cards with
+    at least ``least`` copies): their copies and how their powers touch, as ``rank * 64 +
+    copies`` in power order, where the ranks keep equal powers equal and adjacent powers
+    adjacent and put a gap of two for any wider gap. So holdings alike but for where they sit
+    in the suit share a memo entry. Fills ``ranks`` (power -> rank) when given."""
+    found = sorted([power[c] * 64 + n for c, n in avail.items() if n >= least])
+    rank = 0
+    last = -2
+    for code in found:
+        p = code >> 6
+        if p != last:
+            rank += 1 if p == last + 1 else 2
+            last = p
+            if ranks is not None:
+                ranks[p] = rank
+        codes.append(rank * 64 + (code & 63))
 
 
 def _best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, int]]

@@ -151,3 +151,25 @@ def test_every_package_says_what_it_offers():
     for name, path in MODULES.items():
         if path.name == "__init__.py":
             assert ast.get_docstring(ast.parse(path.read_text())), f"{name} has no docstring"
+
+
+def test_an_installed_package_carries_every_module_and_asset():
+    """``pip install .`` (a wheel, not the editable install) ships what pyproject.toml lists:
+    every package of ours (a subpackage left out loses its modules: the CLI, the engine's
+    phases) and every file the report reads from templates/."""
+    import fnmatch
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    dirs = {config.get("package-dir", {}).get(p, p.replace(".", "/")): p for p in listed}
+    ours = {".".join(path.parent.relative_to(ROOT).parts)
+            for package in LAYERS for path in (ROOT / package).rglob("__init__.py")}
+    assert ours <= listed, f"packages left out of pyproject.toml: {sorted(ours - listed)}"
+    for folder, package in dirs.items():
+        if (ROOT / folder / "__init__.py").exists():
+            continue  # a package: its modules go with it
+        patterns = config.get("package-data", {}).get(package, [])
+        for path in (ROOT / folder).iterdir():
+            assert any(fnmatch.fnmatch(path.name, p) for p in patterns), \
+                f"{folder}/{path.name} would be left out of an installed package"

@@ -110,3 +110,25 @@ def test_compiled_and_python_engines_agree_on_random_positions():
     assert "native=True" in done.stdout and "native=False" in done.stdout
     assert "240 identical, 0 different" in done.stdout
 
+
+
+def test_an_install_without_the_engine_sources_runs_what_it_has(tmp_path, monkeypatch):
+    """A wheel (``pip install .``) may ship the compiled modules without their sources:
+    nothing can then be stale, and the check must not fail looking for them."""
+    import importlib.util
+    import warnings
+
+    from replay import _native
+
+    compiled = all(not (importlib.util.find_spec(n).origin or "").endswith(".py")
+                   for n in _native.COMPILED)
+    monkeypatch.setattr(_native, "HERE", tmp_path)  # no sources there
+    loaded = {n: sys.modules.get(n) for n in _native.COMPILED}
+    monkeypatch.delenv("SHENGJI_PURE", raising=False)
+    assert _native.select() == compiled
+    monkeypatch.setenv("SHENGJI_PURE", "1")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _native.select() == compiled
+    assert bool(caught) == compiled  # asked for sources it does not have: said so
+    assert {n: sys.modules.get(n) for n in _native.COMPILED} == loaded

@@ -11,12 +11,27 @@ from __future__ import annotations
 from typing import Final
 
 from replay.order import TRUMP
+from replay.rulesets.base import Ruleset
 from replay.state import HandState, held_list
-from replay.units import Unit, counts_of, cover_all, shape_size, unit_name
+from replay.units import Unit, counts_of, cover_all, shape_codes, shape_size, unit_name
 from replay.violations import show
 
-ANSWERS: Final[dict[tuple, tuple[int, ...]]] = {}
+ANSWERS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
 """Best answers by what decides them (see :func:`answer_ranks`)."""
+
+_ANSWERS_TO: Final[dict[tuple[int, int, int], list[tuple[tuple[int, int], ...]]]] = {}
+"""answers_to's lists, by the ruleset's memo key and the unit's kind."""
+
+
+def answers_to(rules: Ruleset, kind: tuple[int, int]) -> list[tuple[tuple[int, int], ...]]:
+    """The ruleset's answers to a lead unit of ``kind`` (:meth:`Ruleset.answers`), asked once
+    per ruleset and kind (do not mutate the list)."""
+    width, length = kind
+    key = (rules.memo_key, width, length)
+    found = _ANSWERS_TO.get(key)
+    if found is None:
+        found = _ANSWERS_TO[key] = rules.answers(kind)
+    return found
 
 
 def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int] | None,
@@ -55,11 +70,15 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
         if holding.get(c, 0) < in_suit.count(c):
             holding[c] = in_suit.count(c)
     most = 0
+    total = 0
     for copies in holding.values():
+        total += copies
         if copies > most:
             most = copies
     if most < 2:
         return  # every answer with structure needs two copies of a card: none is owed
+    if total == len(in_suit):
+        return  # every card of the suit it held is played: it showed all it could
     budget = len(in_suit)
     played = counts_of(in_suit)
     units = trick.lead_units
@@ -74,7 +93,7 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
         if got > want:  # a worse answer (answers are indexed best first)
             unit = units[i]
             want_units = compute_answers(s, holding, units, budget)[i][2]
-            answers = s.rules.answers(unit.kind)
+            answers = answers_to(s.rules, unit.kind)
             could = ", ".join(show(x.all_cards()) for x in want_units) or "singles"
             s.violation(s.rules.follow_rule_id(unit.kind),
                         f"seat {seat} answers the led {unit_name(*unit.kind)} with "
@@ -137,16 +156,18 @@ def _suit_before(s: HandState, seat: int, klass: int, played: list[int]) -> dict
 def answer_ranks(s: HandState, avail: dict[int, int], units: list[Unit], budget: int
                  ) -> tuple[int, ...]:
     """For each lead unit, most significant first: the index of the best answer ``avail``
-    can show within the cards still to play (D-2). Memoised on what decides it: the powers
-    and copies of the cards held at least twice (every structured answer needs pairs),
-    the units' kinds, the budget and the ruleset."""
+    can show within the cards still to play (D-2). Memoised on what decides it: the copies
+    of the cards held at least twice (every structured answer needs pairs) and how their
+    powers touch (:func:`~replay.units.shape_codes`), the units' kinds, the budget and the
+    ruleset."""
     order = s.order
     assert order is not None
-    power = order.power
-    codes = [u.width * 256 + u.length for u in units]
+    codes = [s.rules.memo_key]
+    for u in units:
+        codes.append(u.width * 256 + u.length)
     codes.append(budget)
-    codes.extend(sorted([power[c] * 64 + n for c, n in avail.items() if n >= 2]))
-    key = (s.rules.identity, tuple(codes))  # flat ints: cheap to hash
+    shape_codes(avail, order.power, 2, codes)
+    key = tuple(codes)  # flat ints: cheap to hash
     found = ANSWERS.get(key)
     if found is None:
         if len(ANSWERS) > 20_000:
@@ -167,7 +188,7 @@ def compute_answers(s: HandState, avail: dict[int, int], units: list[Unit], budg
     out = []
     left = budget
     for unit in units:
-        answers = s.rules.answers(unit.kind)
+        answers = answers_to(s.rules, unit.kind)
         room = max(0, min(unit.size, left))
         for i, shape in enumerate(answers):
             if shape_size(shape) > room:

@@ -63,6 +63,10 @@ class RulesetError(ValueError):
     """Unknown ruleset, or options it does not accept."""
 
 
+_MEMO_KEYS: dict[tuple[Any, ...], int] = {}
+"""Each ruleset identity met, to its :attr:`Ruleset.memo_key`."""
+
+
 class Ruleset(abc.ABC):
     """Base of every ruleset; subclasses set the class attributes and implement the abstract
     hooks (the others have defaults that fit the tractor family).
@@ -99,6 +103,14 @@ class Ruleset(abc.ABC):
                                           *sorted((k, repr(v)) for k, v in self.values.items()))
         """Everything that decides this ruleset's answers: its class and every option value
         (memos that depend on the ruleset are keyed on it)."""
+        self.memo_key: int = _MEMO_KEYS.setdefault(self.identity, len(_MEMO_KEYS))
+        """A small number for :attr:`identity` (the same for equal identities), cheap to hash
+        in the engine's memo keys."""
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled (in another process, say): the memo key is this process's own."""
+        self.__dict__.update(state)
+        self.memo_key = _MEMO_KEYS.setdefault(self.identity, len(_MEMO_KEYS))
 
     def __getattr__(self, name: str) -> Any:
         values = self.__dict__.get("values")

@@ -164,7 +164,9 @@ def canonical_block(number: int, block: LineBlock, decoder: EventDecoder,
         return None
     out: list[Item | tuple[int, EventRun]] = []
     types = list(map(type, events))
-    starts = [i for i, t in enumerate(types) if t is HandStart or t is MatchStart]
+    starts = _positions(types, HandStart)
+    if MatchStart in types:
+        starts = sorted(starts + _positions(types, MatchStart))
     bounds = [0, *starts, len(events)] if not starts or starts[0] else [*starts, len(events)]
     seqs = list(map(_SEQ, events))
     for a, b in itertools.pairwise(bounds):
@@ -183,6 +185,18 @@ def canonical_block(number: int, block: LineBlock, decoder: EventDecoder,
         else:
             out.extend(zip(range(number + head, number + b), run, strict=True))
     return out
+
+
+def _positions(items: list[type], wanted: type) -> list[int]:
+    """Where ``wanted`` stands in ``items`` (list.index does the scanning, in C)."""
+    found: list[int] = []
+    at = -1
+    try:
+        while True:
+            at = items.index(wanted, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
 
 
 _SEQ = operator.attrgetter("seq")

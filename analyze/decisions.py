@@ -39,8 +39,9 @@ DECLARATION_SCHEMA = {
     "value_best": pl.Float64, "swing": pl.Float64, "error": pl.Float64, "deals": pl.Int32,
     "mark": pl.String, "alternatives": pl.Int32,
 }
-"""The ``declarations`` table, one row per reviewed trump declaration (``best`` null:
-declaring nothing yet was best): values are the seat's team's expected levels gained less the
+"""The ``declarations`` table, one row per reviewed trump declaration (``cards`` null: a
+declaration never made, reviewed at the seat's last card; ``best`` null: declaring nothing
+was best): values are the seat's team's expected levels gained less the
 other team's; ``swing`` in levels (docs/review.md)."""
 
 
@@ -114,9 +115,9 @@ def viewer_marks(review: HandReview) -> dict[str, Any]:
     value, standard error, deals]``, ``lines`` what may follow the play made and the best one;
     ``acc``: each seat's accuracy; in 标分 ``b``: each bid or pass (``[seat, bid or null for a
     pass, estimated defenders' points as declarer, best bid or null, swing in 档, mark or
-    null]``); ``dc``: each trump declaration (``[seat, cards dealt when made, cards shown,
-    best alternative or null for declaring nothing yet, levels it gave away, their standard
-    error, mark or null]``)."""
+    null]``); ``dc``: each trump declaration (``[seat, cards dealt when made, cards shown
+    (null: a declaration never made, reviewed at the seat's last card), best alternative or
+    null for declaring nothing, levels it gave away, their standard error, mark or null]``)."""
     seats = sorted({d.seat for d in review.decisions})
 
     def alternative(i: int, cards: list[str], value: float, d: Any) -> list[Any]:

@@ -84,6 +84,7 @@ LABELS = {
         "best_choice": "best", "dang_lost": "档 given away",
         "declaration_review": "Declaration review", "declared_trump": "declared",
         "after_cards": "after cards dealt:", "not_yet": "declaring nothing yet",
+        "declared_nothing": "declared nothing", "last_chance": "its last chance, cards dealt:",
         "levels_lost": "levels given away",
         "as_good": "as good as the best alternative",
         "gave_away": "gave away {n} points against", "possibly": "possibly a {m}",
@@ -151,7 +152,8 @@ LABELS = {
         "bid": "叫", "as_declarer": "若此家坐庄，闲家约得", "best_choice": "最佳",
         "dang_lost": "档损失",
         "declaration_review": "亮主评估", "declared_trump": "亮", "after_cards": "已发牌数：",
-        "not_yet": "暂不亮主", "levels_lost": "级损失",
+        "not_yet": "暂不亮主",
+        "declared_nothing": "未亮主", "last_chance": "最后机会，已发牌数：", "levels_lost": "级损失",
         "as_good": "与最佳选择相当", "gave_away": "比最佳选择损失 {n} 分，应出",
         "possibly": "或为{m}", "exact_note": "精确：未见牌的每种分布都已算尽",
         "estimate_note": "按与该家所知相符的未见牌分布估计；数值 ± 一个标准误；"

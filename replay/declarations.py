@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS, UNKNOWN, full_deck
+from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS, UNKNOWN, Card, Rank, full_deck
 from gamelog.model import Deal, Declare, HandStart, KittyBury, KittyTake
 from replay.agents import Agent, HeuristicAgent
 from replay.engine import RANK_OF, HandReplay, MatchContext
@@ -39,41 +39,111 @@ def decide_declare(state: HandReplay, ev: Declare, before: list[Declare], budget
     then: the validator's business)."""
     from replay.simulate import declaration_options
 
-    rules = state.rules
+    setting = _setting(state, ev.seat)
+    if setting is None:
+        return None
+    _, total, level = setting
+    drawn = total if ev.drawn is None else ev.drawn
+    if not 0 < drawn <= total:
+        return None
     seat = ev.seat
+    known = _known(state, seat, drawn)
+    held = _counts(known)
+    made = sorted(int(CARD_BY_TOKEN[t]) for t in ev.cards)
+    options = [sorted(cards) for cards, _ in
+               declaration_options(state.rules, held, level, state.declaration, seat)]
+    if made not in options:
+        return None  # not a declaration it could make: the validator's business
+    return _compare(state, seat, drawn, known, [made, *[o for o in options if o != made],
+                                                NOT_YET], before, budget, rng)
+
+
+def decide_missed(state: HandReplay, seat: int, declared: list[Declare], budget: Budget,
+                  rng: random.Random) -> DeclareDecision | None:
+    """A declaration ``seat`` could have made and never did (``declared``: the hand's
+    declarations, the deal over): its last chance, right after it drew its last card, knowing
+    its whole hand, against every declaration it could make then that ranks above the one
+    standing. ``None`` when there was nothing to decide (no such declaration, or its own
+    declaration stands, or it declared at or after that moment) or this review cannot value it
+    (as :func:`decide_declare`)."""
+    from replay.simulate import declaration_options
+
+    setting = _setting(state, seat)
+    if setting is None:
+        return None
+    size, total, level = setting
+    rules = state.rules
+    moment = (size - 1) * rules.players + (seat - state.first_draw) % rules.players + 1
+    moment = min(moment, total)
+
+    def dealt(d: Declare) -> int:
+        return total if d.drawn is None else d.drawn
+
+    if any(d.seat == seat and dealt(d) >= moment for d in declared):
+        return None  # it did declare then or later
+    before = [d for d in declared if dealt(d) <= moment]
+    current = None
+    for d in before:  # the standing declaration at that moment: the last (each overrode the
+        decl = rules.declaration([Card.parse(t) for t in d.cards], level)  # one before it)
+        if not isinstance(decl, str):
+            current = (d.seat, decl)
+    if current is not None and current[0] == seat:
+        return None  # its own declaration stands
+    known = _known(state, seat, moment)
+    options = [sorted(cards) for cards, _ in
+               declaration_options(rules, _counts(known), level, current, seat)]
+    if not options:
+        return None
+    return _compare(state, seat, moment, known, [NOT_YET, *options], before, budget, rng)
+
+
+def _setting(state: HandReplay, seat: int) -> tuple[int, int, Rank] | None:
+    """``(cards a seat, cards dealt in all, the level's rank)`` of a hand whose declarations
+    this review can value: fixed teams, no auction, every card of the deal and kitty shown."""
+    rules = state.rules
     if rules.has_auction or not rules.fixed_teams or state.drawn is None \
             or state.hand.header is None or not 0 <= seat < rules.players:
         return None
     size = len(state.drawn[0])
-    total = size * rules.players
-    drawn = total if ev.drawn is None else ev.drawn
-    if not 0 < drawn <= total or any(len(h) != size for h in state.drawn):
+    if any(len(h) != size for h in state.drawn):
         return None
-    order = state.drawn
-    if any(t == UNKNOWN for h in order for t in h) or not state.dealt_kitty \
+    if any(t == UNKNOWN for h in state.drawn for t in h) or not state.dealt_kitty \
             or UNKNOWN in state.dealt_kitty:
         return None  # hidden cards: the deal cannot be redrawn around them
-    first = state.first_draw
-    seen = _drawn_by(seat, drawn, first, rules.players)
-    known = [int(CARD_BY_TOKEN[t]) for t in order[seat][:seen]]
-    held = [0] * 54
-    for c in known:
-        held[c] += 1
     level = RANK_OF.get(current_level(state))
     if level is None:
         return None
-    made = sorted(int(CARD_BY_TOKEN[t]) for t in ev.cards)
-    options = [sorted(cards) for cards, _ in
-               declaration_options(rules, held, level, state.declaration, seat)]
-    if made not in options:
-        return None  # not a declaration it could make: the validator's business
-    alternatives: list[list[int] | None] = [made, *[o for o in options if o != made], NOT_YET]
+    return size, size * rules.players, level
+
+
+def _known(state: HandReplay, seat: int, drawn: int) -> list[int]:
+    """The cards ``seat`` had drawn once ``drawn`` cards were dealt, in the order drawn."""
+    assert state.drawn is not None
+    seen = _drawn_by(seat, drawn, state.first_draw, state.rules.players)
+    return [int(CARD_BY_TOKEN[t]) for t in state.drawn[seat][:seen]]
+
+
+def _counts(cards: list[int]) -> list[int]:
+    held = [0] * 54
+    for c in cards:
+        held[c] += 1
+    return held
+
+
+def _compare(state: HandReplay, seat: int, drawn: int, known: list[int],
+             alternatives: list[list[int] | None], before: list[Declare], budget: Budget,
+             rng: random.Random) -> DeclareDecision | None:
+    """The alternatives (the choice made first) played out on the same deals of what the seat
+    had not seen; the swing of the choice made against the best."""
+    rules = state.rules
+    size = len(known) if state.drawn is None else len(state.drawn[0])
+    total = size * rules.players
     shown = _shown(before, rules.players)
     prior = [(d.seat, sorted(int(CARD_BY_TOKEN[t]) for t in d.cards),
               total if d.drawn is None else d.drawn) for d in before]
     rows: list[list[float]] = []
     for _ in range(4 * budget.samples):
-        deal = _redeal(known, seat, shown, first, size, rules, rng)
+        deal = _redeal(known, seat, shown, state.first_draw, size, rules, rng)
         if deal is None:
             return None
         holdings, kitty = deal
@@ -92,7 +162,7 @@ def decide_declare(state: HandReplay, ev: Declare, before: list[Declare], budget
     swing = max(0.0, estimate - budget.z * error) if best_i != 0 else 0.0
     mark = next((name for name, t in DECLARE_MARKS if swing >= t), None)
     tokens = [None if a is None else [CARD_TOKENS[c] for c in a] for a in alternatives]
-    return DeclareDecision(seat=seat, drawn=drawn, made=[CARD_TOKENS[c] for c in made],
+    return DeclareDecision(seat=seat, drawn=drawn, made=tokens[0],
                            alternatives=list(zip(tokens, values, strict=True)),
                            value_made=values[0], best=tokens[best_i],
                            value_best=values[best_i], estimate=estimate, error=error,

@@ -56,8 +56,8 @@ class Budget:
     bids: bool = True
     """Review the bids of an auction (标分): ``4 × samples`` deals played out per bidder."""
     declarations: bool = True
-    """Review the trump declarations: ``4 × samples`` deals, each played out once per
-    alternative (the declarations the seat could make then, and none yet)."""
+    """Review the trump declarations, made and never made: ``4 × samples`` deals, each played
+    out once per alternative (the declarations the seat could make then, and none)."""
     rollout: str = "greedy"
     """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
     holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
@@ -198,17 +198,20 @@ the other team's): a level is 40 points of a two-deck hand, so these sit near th
 @dataclass
 class DeclareDecision:
     """A trump declaration (亮主 / 反主) against the others the seat could make when it made it,
-    and against declaring nothing yet (``None``), estimated from deals of the cards it had not
-    seen (see :mod:`replay.declarations`).
+    and against declaring nothing yet (``None``); or a declaration never made (``made`` is
+    ``None``): the seat's silence at its last chance, right after its last card, against each
+    declaration it could have made then. Estimated from deals of the cards it had not seen
+    (see :mod:`replay.declarations`).
 
     Values are the seat's team's expected levels gained less the other team's; ``estimate`` is
-    the best alternative's gain over the declaration made, ``error`` its standard error over
+    the best alternative's gain over the choice made, ``error`` its standard error over
     the ``deals``, ``swing`` the estimate less ``z`` standard errors (what the mark is on)."""
 
     seat: int
     drawn: int
-    """How many cards had been dealt in all when it was made."""
-    made: list[str]
+    """How many cards had been dealt in all when it was made (or, never made, at the seat's
+    last card)."""
+    made: list[str] | None
     alternatives: list[tuple[list[str] | None, float]]
     value_made: float
     best: list[str] | None

@@ -37,6 +37,7 @@ from gamelog.cards import CARD_BY_TOKEN as CARD_INDEX
 from gamelog.cards import CARD_TOKENS, UNKNOWN, Card
 from gamelog.model import (
     Bid,
+    Deal,
     Declare,
     Event,
     Hand,
@@ -101,7 +102,12 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = DEFAULT_BUDGET,
     rng = random.Random(f"{hand.match}:{hand.number}:{budget.seed}")
     events: list[Event] = list(hand.events)
     declared: list[Declare] = []
+    missed = not budget.declarations  # True once the missed declarations are reviewed
     for ev in events:
+        if not missed and not isinstance(ev, (HandStart, Deal, Declare)):
+            missed = True  # the deal and its declarations are over
+            if not state.log.items:
+                out.declarations.extend(_missed_declarations(state, declared, budget))
         if isinstance(ev, Declare):
             if budget.declarations and not state.log.items:
                 from replay.declarations import decide_declare
@@ -133,6 +139,21 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = DEFAULT_BUDGET,
         state.apply(ev)
     out.scale = point_scale(state)
     return out
+
+
+def _missed_declarations(state: HandReplay, declared: list[Declare], budget: Budget
+                         ) -> list[DeclareDecision]:
+    """Each seat's declaration never made (:func:`replay.declarations.decide_missed`)."""
+    from replay.declarations import decide_missed
+
+    hand = state.hand
+    found = []
+    for seat in range(state.rules.players):
+        missed = decide_missed(state, seat, declared, budget, random.Random(
+            f"{hand.match}:{hand.number}:{budget.seed}:missed:{seat}"))
+        if missed is not None:
+            found.append(missed)
+    return found
 
 
 def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random

@@ -243,8 +243,13 @@
           m.title = L[c[6]] + ": " + c[4] + " \u00B1 " + c[5];
           add(p, m, " ", el("b", null, L[c[6]]), " \u00B7 ");
         }
-        add(p, seatName(h, c[0]) + ": " + L.declared_trump + " ", tokensEl(h, c[2]),
-            " \u00B7 " + L.after_cards + " " + c[1]);
+        if (c[2] === null) {  // a declaration never made: its last chance
+          add(p, seatName(h, c[0]) + ": " + L.declared_nothing + " \u00B7 " + L.last_chance +
+              " " + c[1]);
+        } else {
+          add(p, seatName(h, c[0]) + ": " + L.declared_trump + " ", tokensEl(h, c[2]),
+              " \u00B7 " + L.after_cards + " " + c[1]);
+        }
         if (c[4] > 0) add(p, " \u00B7 " + L.best_choice + " ",
             c[3] === null ? L.not_yet : tokensEl(h, c[3]),
             " (" + c[4] + " \u00B1 " + c[5] + " " + L.levels_lost + ")");

@@ -508,6 +508,12 @@ def test_the_declaration_review_shows_on_a_tractor_hand(browser, tmp_path):
     assert review.declarations
     made = review.declarations[0]
     made.mark, made.estimate, made.error, made.best = "mistake", 0.75, 0.12, None  # set here
+    from replay.marks import DeclareDecision
+
+    review.declarations.append(DeclareDecision(  # a declaration never made, set here too
+        seat=2, drawn=51, made=None, alternatives=[(None, 0.1), (["2S", "2S"], 1.2)],
+        value_made=0.1, best=["2S", "2S"], value_best=1.2, estimate=1.1, error=0.2, swing=0.9,
+        mark="blunder", deals=32))
     out = tmp_path / "declare.html"
     render(collector, out, reviews=reviews)
     anchor = page_slug(review.match, review.hand)
@@ -518,5 +524,8 @@ def test_the_declaration_review_shows_on_a_tractor_hand(browser, tmp_path):
     text = rows.all_inner_texts()[0]
     assert "mistake" in text and "declaring nothing yet" in text and "0.75" in text, text
     assert f"cards dealt: {made.drawn}" in text, text
+    never = rows.all_inner_texts()[-1]
+    assert "declared nothing" in never and "its last chance, cards dealt: 51" in never, never
+    assert "blunder" in never and "1.1" in never, never
     assert errors == []
     page.close()

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import replay
 from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS, full_deck
 from gamelog.model import FORMAT_VERSION, Deal, Declare, Hand, HandStart, MatchStart, SeatInfo
-from replay.declarations import _drawn_by, _redeal, decide_declare
+from replay.declarations import _drawn_by, _redeal, decide_declare, decide_missed
 from replay.engine import HandReplay
 from replay.review import Budget
 from shengji.cli import cli
@@ -84,6 +84,41 @@ def test_only_what_overrides_the_standing_declaration_is_an_alternative():
     assert [c for c, _ in over.alternatives] == [["2S", "2S"], None]
 
 
+SPADE_PAIRS = ["2S", "2S", "AS", "AS", "KS", "KS", "QS", "QS", "JS", "JS", "TS", "TS", "9S"]
+
+
+def test_a_pair_of_level_cards_never_shown_over_a_single_is_a_missed_declaration():
+    # two decks: seat 1 declares ♣2 at its first card; seat 0, holding ♠2 ♠2 and eleven more
+    # spades in pairs, never overcalls. Its last chance is right after its last card (the 97th
+    # dealt: seat 0 draws first, 25 cards a seat), where the pair is the one declaration that
+    # ranks above ♣2, and it is plainly better than letting clubs stand.
+    state = _dealt(SPADE_PAIRS, decks=2, seat1=("2C",))
+    clubs = _declare(1, ["2C"], drawn=2)
+    state.apply(clubs)
+    missed = decide_missed(state, 0, [clubs], Budget(), random.Random(1))
+    assert missed is not None and missed.made is None and missed.drawn == 97
+    assert missed.alternatives[0][0] is None and ["2S", "2S"] in [c for c, _ in
+                                                                missed.alternatives]
+    assert missed.best == ["2S", "2S"] and missed.mark in ("mistake", "blunder")
+    again = decide_missed(state, 0, [clubs], Budget(seed=1), random.Random(2))
+    assert again is not None and again.mark in ("mistake", "blunder")  # another draw of deals
+    assert missed.to_dict()["made"] is None
+
+
+def test_no_missed_declaration_where_there_was_nothing_to_decide():
+    state = _dealt(SPADE_PAIRS, decks=2, seat1=("2C",))
+    clubs = _declare(1, ["2C"], drawn=2)
+    state.apply(clubs)
+    assert decide_missed(state, 1, [clubs], Budget(samples=1), random.Random(1)) is None  # stands
+    late = _declare(0, ["2S", "2S"], drawn=97)  # seat 0 did overcall, at its last card
+    assert decide_missed(state, 0, [clubs, late], Budget(samples=1), random.Random(1)) is None
+    # a seat with nothing that ranks above the standing declaration has nothing to decide
+    for seat in (2, 3):
+        held = [state.drawn[seat].count(t) for t in ("2H", "2D", "2S", "2C", "LJ", "BJ")]
+        found = decide_missed(state, seat, [clubs], Budget(samples=1), random.Random(1))
+        assert (found is None) == (max(held) < 2)
+
+
 def test_a_redeal_keeps_what_the_seat_knew_and_the_cards_shown():
     rules = replay.get_ruleset("tractor", decks=2)
     rng = random.Random(3)
@@ -149,8 +184,14 @@ def test_a_marked_declaration_has_its_line_in_the_text_review(capsys):
     review.declarations.append(DeclareDecision(
         seat=1, drawn=5, made=["3C"], alternatives=[(["3C"], 0.1), (None, 0.1)], value_made=0.1,
         best=["3C"], value_best=0.1, estimate=0.0, error=0.0, swing=0.0, mark=None, deals=32))
+    review.declarations.append(DeclareDecision(
+        seat=2, drawn=99, made=None, alternatives=[(None, 0.5), (["2S", "2S"], 1.5)],
+        value_made=0.5, best=["2S", "2S"], value_best=1.5, estimate=1.0, error=0.2, swing=0.8,
+        mark="mistake", deals=32))
     _print_review(review, ["Ann", "Bo", "Chen", "Dee"], "text")
     out = capsys.readouterr().out
     assert "declaration: Ann declared 2H after 48 cards; declaring 2S was worth 1.00 ± 0.14 " \
            "levels more — mistake" in out
+    assert "declaration: Chen declared nothing (its last chance: 99 cards dealt); declaring " \
+           "2S 2S was worth 1.00 ± 0.20 levels more — mistake" in out
     assert "Bo declared" not in out  # unmarked declarations are not listed

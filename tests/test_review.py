@@ -251,7 +251,11 @@ def test_every_ruleset_can_be_reviewed(name):
         assert d.swing == pytest.approx(d.estimate if d.exact
                                         else max(0.0, d.estimate - d.error))
     for c in (c for r in reviews for c in r.declarations):  # trump declarations, where made
-        assert c.alternatives[0][0] == c.made and c.alternatives[-1][0] is None
+        # the choice made first, "nothing (yet)" among the choices: last after a declaration
+        # made, first for one never made (made None), then every declaration it could make
+        assert c.alternatives[0][0] == c.made and len(c.alternatives) >= 2
+        assert c.alternatives[-1][0] is None if c.made is not None \
+            else all(a is not None for a, _ in c.alternatives[1:])
         assert c.swing == pytest.approx(0.0 if c.best == c.made
                                         else max(0.0, c.estimate - c.error))
 

@@ -235,6 +235,7 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
             continue
         who = seat_names[c.seat] if c.seat < len(seat_names) else f"seat {c.seat}"
         better = "declaring nothing yet" if c.best is None else "declaring " + " ".join(c.best)
-        click.echo(f"  declaration: {visible(who)} declared {' '.join(c.made)} after "
-                   f"{c.drawn} cards; {better} was worth {c.estimate:.2f} ± {c.error:.2f} "
-                   f"levels more — {c.mark}")
+        did = (f"declared nothing (its last chance: {c.drawn} cards dealt)" if c.made is None
+               else f"declared {' '.join(c.made)} after {c.drawn} cards")
+        click.echo(f"  declaration: {visible(who)} {did}; {better} was worth "
+                   f"{c.estimate:.2f} ± {c.error:.2f} levels more — {c.mark}")

@@ -27,18 +27,34 @@ def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
     need = {o: sum(state.held[o]) + state.hidden[o] for o in others}
     kitty_unknown = not (seat == state.declarer and state.kitty_buried)
     kitty_size = len(state.kitty) + state.kitty_hidden if kitty_unknown else 0
-    voids = {o: set(state.void[o]) for o in others}
+    shown = shown_voids(state)
+    voids = {o: shown[o] for o in others}
+    klass = order.klass
+    choose = rng.choice
+    # the cards fewest seats may hold go first (a shuffle within each group): a seat void in
+    # several suits is then rarely left with room and no card it may take
+    takers = [sum(1 for o in others if k not in voids[o]) for k in range(len(CLASS_NAMES))]
     for _attempt in range(20):
         rng.shuffle(pool)
-        # the most constrained seats first: a card goes to a seat not void in its suit
+        pool.sort(key=lambda c: takers[klass[c]])
+        # a card goes to a seat, at random, among those with room that are not void in its
+        # suit (kept per suit class, in seat order, as the seats fill up), else to the kitty
         hands: dict[int, list[int]] = {o: [] for o in others}
+        room = dict(need)
+        open_seats = [[o for o in others if room[o] > 0 and k not in voids[o]]
+                      for k in range(len(CLASS_NAMES))]
         kitty: list[int] = []
         ok = True
         for c in pool:
-            klass = order.klass[c]
-            open_seats = [o for o in others if len(hands[o]) < need[o] and klass not in voids[o]]
-            if open_seats:
-                hands[rng.choice(open_seats)].append(c)
+            seats = open_seats[klass[c]]
+            if seats:
+                o = choose(seats)
+                hands[o].append(c)
+                room[o] -= 1
+                if not room[o]:  # full: no longer open for any suit
+                    for listed in open_seats:
+                        if o in listed:
+                            listed.remove(o)
             elif len(kitty) < kitty_size:
                 kitty.append(c)
             else:
@@ -78,7 +94,8 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
     kitty_unknown = not (seat == state.declarer and state.kitty_buried)
     if kitty_unknown:
         need.append(len(state.kitty) + state.kitty_hidden)
-    voids = [set(state.void[o]) for o in others] + ([set()] if kitty_unknown else [])
+    shown = shown_voids(state)
+    voids = [shown[o] for o in others] + ([set()] if kitty_unknown else [])
     types = [c for c in range(54) if unseen[c]]
     if sum(unseen[c] for c in types) != sum(need):
         return None  # the record hides or lacks cards: no consistent deal to enumerate
@@ -127,6 +144,28 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
                    list(got[-1]) if kitty_unknown else None)
         _refresh(world)
         out.append((ways / total, world))
+    return out
+
+
+def shown_voids(state: HandReplay) -> list[set[int]]:
+    """The suit classes (trump included) each seat has shown it holds no more of: on a trick,
+    done or in progress, it followed with fewer cards of the led class than were led (the
+    follow rule has it play every card of that class it holds first). Tricks led with a
+    special pattern (打万分) are left out (their followers answer the pattern first). With
+    what the engine itself records (``state.void``, kept where cards are hidden)."""
+    order = state.order
+    out = [set(v) for v in state.void]
+    if order is None:
+        return out
+    klass = order.klass
+    tricks = state.tricks if state.trick is None else [*state.tricks, state.trick]
+    for t in tricks:
+        if t.special or len(t.plays) < 2:
+            continue
+        k = t.lead_class
+        for p in t.plays[1:]:
+            if sum(1 for c in p.cards if klass[c] == k) < t.lead_size:
+                out[p.seat].add(k)
     return out
 
 

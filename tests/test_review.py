@@ -590,6 +590,55 @@ def test_a_decision_is_valued_only_on_what_the_seat_could_see():
     assert checked >= 4 and endgame >= 1
 
 
+def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
+    """determinize: each other seat keeps its number of cards and gets none of a suit it has
+    shown void in (it followed a lead with fewer cards of that suit than were led: in a fully
+    recorded hand too, where the engine itself records no void), the deciding seat's cards
+    and the cards played are untouched, the unseen cards are all dealt (the kitty too, unless
+    the seat buried it), and a seed decides the deal."""
+    import gamelog
+    from gamelog.model import Play
+    from replay.review import determinize, to_play
+    from replay.simulate import unseen_by
+
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
+    voids_seen = 0
+    for hand in list(gamelog.read_hands(path))[:3]:
+        state = HandReplay(replay.ruleset_for(hand.header), hand)
+        for ev in hand.events:
+            if isinstance(ev, Play) and to_play(state) == ev.seat and not state.log.items:
+                seat = ev.seat
+                order = state.order
+                assert order is not None
+                worlds = [determinize(state, seat, random.Random(k)) for k in (1, 1, 2)]
+                assert worlds[0].held == worlds[1].held and worlds[0].kitty == worlds[1].kitty
+                unseen = unseen_by(state, seat)
+                shown: list[set[int]] = [set() for _ in range(state.players)]  # voids shown
+                done = [*state.tricks, *([state.trick] if state.trick is not None else [])]
+                for t in done:
+                    for p in t.plays[1:]:
+                        if sum(order.klass[c] == t.lead_class for c in p.cards) < t.lead_size:
+                            shown[p.seat].add(t.lead_class)
+                for world in worlds:
+                    assert world.held[seat] == state.held[seat]
+                    dealt = [0] * 54
+                    for o in range(state.players):
+                        if o == seat:
+                            continue
+                        assert sum(world.held[o]) == sum(state.held[o]) + state.hidden[o]
+                        for c in range(54):
+                            dealt[c] += world.held[o][c]
+                            if world.held[o][c]:
+                                assert order.klass[c] not in shown[o]
+                    if not (seat == state.declarer and state.kitty_buried):
+                        for c in world.kitty:
+                            dealt[c] += 1
+                    assert dealt == unseen
+                voids_seen += any(shown[o] for o in range(state.players) if o != seat)
+            state.apply(ev)
+    assert voids_seen >= 10  # the rule was exercised
+
+
 def test_consistent_deals_are_every_deal_with_their_weights():
     """In the last tricks of real hands: every deal of the unseen cards that keeps each
     seat's count and shown voids, each once, weights summing to 1, the seat's own cards and

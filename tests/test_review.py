@@ -181,16 +181,18 @@ def _weak_match(seed: int, hands: int) -> list:
 @pytest.mark.slow
 def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
     """Seat 1 plays random legal plays (one deck, three seeds of six hands, the default
-    budget): its mistake rate (mistakes and blunders per decision) is at least three times
-    the heuristic seats', its accuracy below every heuristic seat's in every seed, and the
-    heuristic seats' accuracy stable across seeds (docs/review.md has the longer run)."""
+    budget): over the three seeds its accuracy is the lowest, by two points or more, and its
+    mistake rate (mistakes and blunders per decision) at least twice the heuristic seats'; in
+    every seed its accuracy is below the heuristic seats' mean, and every heuristic seat keeps
+    88 or more (docs/review.md has the 20-seed run: since the deals respect the voids shown,
+    the heuristic agent, which ignores them, is marked more, and a seed of six or eight hands
+    can put one heuristic seat below the random one)."""
     from replay.review import accuracy, review_hands
 
     by: dict[int, list] = {s: [] for s in range(4)}
-    per_seed: dict[int, list[float]] = {s: [] for s in range(4)}
+    scale = 0.5
     for seed in (1, 2, 3):
         seed_by: dict[int, list] = {s: [] for s in range(4)}
-        scale = 0.5
         for r in review_hands(iter(_weak_match(seed, 6)),
                               budget=Budget(seed=seed, declarations=False), jobs=2):
             scale = r.scale
@@ -198,18 +200,17 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
                 by[d.seat].append(d)
                 seed_by[d.seat].append(d)
         acc = {s: accuracy(ds, scale) or 0.0 for s, ds in seed_by.items()}
-        assert acc[1] < min(acc[0], acc[2], acc[3]), (seed, acc)
-        for s in range(4):
-            per_seed[s].append(acc[s])
+        assert acc[1] < (acc[0] + acc[2] + acc[3]) / 3, (seed, acc)
+        assert min(acc[0], acc[2], acc[3]) >= 88, (seed, acc)
     assert all(len(ds) > 100 for ds in by.values()), {s: len(ds) for s, ds in by.items()}
+    pooled = {s: accuracy(ds, scale) or 0.0 for s, ds in by.items()}
+    assert pooled[1] + 2 <= min(pooled[0], pooled[2], pooled[3]), pooled
 
     def rate(seats: list[int]) -> float:
         ds = [d for s in seats for d in by[s]]
         return sum(d.mark in ("mistake", "blunder") for d in ds) / len(ds)
 
-    assert rate([1]) >= 3 * rate([0, 2, 3]), (rate([1]), rate([0, 2, 3]))
-    for s in (0, 2, 3):
-        assert max(per_seed[s]) - min(per_seed[s]) < 6, per_seed[s]
+    assert rate([1]) >= 2 * rate([0, 2, 3]), (rate([1]), rate([0, 2, 3]))
 
 
 @pytest.mark.slow

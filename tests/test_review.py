@@ -614,12 +614,7 @@ def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
                 worlds = [determinize(state, seat, random.Random(k)) for k in (1, 1, 2)]
                 assert worlds[0].held == worlds[1].held and worlds[0].kitty == worlds[1].kitty
                 unseen = unseen_by(state, seat)
-                shown: list[set[int]] = [set() for _ in range(state.players)]  # voids shown
-                done = [*state.tricks, *([state.trick] if state.trick is not None else [])]
-                for t in done:
-                    for p in t.plays[1:]:
-                        if sum(order.klass[c] == t.lead_class for c in p.cards) < t.lead_size:
-                            shown[p.seat].add(t.lead_class)
+                shown = _voids_shown(state)
                 for world in worlds:
                     assert world.held[seat] == state.held[seat]
                     dealt = [0] * 54
@@ -649,15 +644,17 @@ def test_consistent_deals_are_every_deal_with_their_weights():
     from replay.review import consistent_deals, to_play
 
     path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
-    found = 0
+    found = voids = 0
     for hand in list(gamelog.read_hands(path))[:2]:
         state = HandReplay(replay.ruleset_for(hand.header), hand)
         for ev in hand.events:
             if isinstance(ev, Play) and to_play(state) == ev.seat and \
                     max(sum(h) for h in state.held) <= 3:
                 deals = consistent_deals(state, ev.seat, limit=100_000)
+                shown = _voids_shown(state)
                 if deals is not None:
                     found += 1
+                    voids += any(shown[o] for o in range(4) if o != ev.seat)
                     assert abs(sum(w for w, _ in deals) - 1) < 1e-9
                     keys = {(*(tuple(h) for h in world.held), tuple(sorted(world.kitty)))
                             for _, world in deals}
@@ -667,11 +664,24 @@ def test_consistent_deals_are_every_deal_with_their_weights():
                         assert [sum(h) for h in world.held] == [sum(h) for h in state.held]
                         for o in range(4):
                             assert not any(world.held[o][c] for c in range(54)
-                                           if state.order.klass[c] in state.void[o])
+                                           if state.order.klass[c] in shown[o])
                     assert any(all(w.held[o] == state.held[o] for o in range(4))
                                for _, w in deals)  # the true deal is one of them
             state.apply(ev)
-    assert found >= 4
+    assert found >= 4 and voids >= 2
+
+
+def _voids_shown(state: HandReplay) -> list[set[int]]:
+    """Each seat's suit classes it followed with fewer cards than were led (written here,
+    independently of replay.deals.shown_voids)."""
+    order = state.order
+    assert order is not None
+    shown: list[set[int]] = [set() for _ in range(state.players)]
+    for t in [*state.tricks, *([state.trick] if state.trick is not None else [])]:
+        for p in t.plays[1:]:
+            if sum(order.klass[c] == t.lead_class for c in p.cards) < t.lead_size:
+                shown[p.seat].add(t.lead_class)
+    return shown
 
 
 def test_named_levels_set_the_budget_and_review_the_same_decisions():

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from gamelog.cards import CARD_BY_TOKEN
+from gamelog.model import Declare
 from replay.engine import HandReplay
 from replay.order import CLASS_NAMES
 from replay.search import clone
@@ -22,13 +24,14 @@ def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
     order = state.order
     assert order is not None
     unseen = unseen_by(state, seat)
-    pool = [c for c in range(54) for _ in range(unseen[c])]
     others = [o for o in range(state.players) if o != seat]
     need = {o: sum(state.held[o]) + state.hidden[o] for o in others}
     kitty_unknown = not (seat == state.declarer and state.kitty_buried)
     kitty_size = len(state.kitty) + state.kitty_hidden if kitty_unknown else 0
     shown = shown_voids(state)
     voids = {o: shown[o] for o in others}
+    base = _pinned(state, others, unseen, need, voids)  # shown in declarations, still held
+    pool = [c for c in range(54) for _ in range(unseen[c])]
     klass = order.klass
     choose = rng.choice
     # the cards fewest seats may hold go first (a shuffle within each group): a seat void in
@@ -39,8 +42,8 @@ def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
         pool.sort(key=lambda c: takers[klass[c]])
         # a card goes to a seat, at random, among those with room that are not void in its
         # suit (kept per suit class, in seat order, as the seats fill up), else to the kitty
-        hands: dict[int, list[int]] = {o: [] for o in others}
-        room = dict(need)
+        hands: dict[int, list[int]] = {o: list(base[o]) for o in others}
+        room = {o: need[o] - len(base[o]) for o in others}
         open_seats = [[o for o in others if room[o] > 0 and k not in voids[o]]
                       for k in range(len(CLASS_NAMES))]
         kitty: list[int] = []
@@ -66,8 +69,9 @@ def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
         rng.shuffle(pool)
         hands, kitty, i = {}, [], 0
         for o in others:
-            hands[o] = pool[i:i + need[o]]
-            i += need[o]
+            take = need[o] - len(base[o])
+            hands[o] = base[o] + pool[i:i + take]
+            i += take
         kitty = pool[i:i + kitty_size]
     _deal_into(world, {o: hands[o] for o in others}, kitty if kitty_unknown else None)
     world.class_left = None
@@ -136,6 +140,13 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
 
     if not walk(0, list(need), [[] for _ in need], 1) or not deals:
         return None
+    held_shown = shown_in_hand(state)  # a deal must leave each seat the cards it showed
+    deals = [(w, got) for w, got in deals
+             if all(got[r].count(c) >= n for r, o in enumerate(others)
+                    for c, n in enumerate(held_shown[o])
+                    if n and order.klass[c] not in voids[r])]
+    if not deals:
+        return None
     total = sum(w for w, _ in deals)
     out = []
     for ways, got in deals:
@@ -167,6 +178,55 @@ def shown_voids(state: HandReplay) -> list[set[int]]:
             if sum(1 for c in p.cards if klass[c] == k) < t.lead_size:
                 out[p.seat].add(k)
     return out
+
+
+def shown_in_hand(state: HandReplay) -> list[list[int]]:
+    """The cards each seat is known to hold from its declarations (亮主: the cards it showed,
+    the most copies of a card at once), less the copies it has played since: a count vector
+    per seat. (A declarer may have buried them: rare for level cards and jokers, not counted.)"""
+    n = state.players
+    out = [[0] * 54 for _ in range(n)]
+    for ev in state.hand.events:
+        if type(ev) is Declare and 0 <= ev.seat < n:
+            counts = [0] * 54
+            for t in ev.cards:
+                card = CARD_BY_TOKEN.get(t)
+                if card is not None and 0 <= int(card) < 54:
+                    counts[int(card)] += 1
+            mine = out[ev.seat]
+            for c in range(54):
+                if counts[c] > mine[c]:
+                    mine[c] = counts[c]
+    tricks = state.tricks if state.trick is None else [*state.tricks, state.trick]
+    for t in tricks:
+        for p in t.plays:
+            mine = out[p.seat]
+            for c in p.cards:
+                if mine[c]:
+                    mine[c] -= 1
+    return out
+
+
+def _pinned(state: HandReplay, others: list[int], unseen: list[int], need: dict[int, int],
+            voids: dict[int, set[int]]) -> dict[int, list[int]]:
+    """The cards dealt to each other seat before the rest: those it showed in a declaration
+    and still holds (:func:`shown_in_hand`), as far as the unseen cards, its count and the
+    voids it showed allow (a void says it no longer has them); taken out of ``unseen``."""
+    held = shown_in_hand(state)
+    order = state.order
+    assert order is not None
+    base: dict[int, list[int]] = {}
+    for o in others:
+        cards: list[int] = []
+        for c in range(54):
+            if order.klass[c] in voids[o]:
+                continue
+            k = min(held[o][c], unseen[c], need[o] - len(cards))
+            if k > 0:
+                cards.extend([c] * k)
+                unseen[c] -= k
+        base[o] = cards
+    return base
 
 
 def _deal_into(world: HandReplay, hands: dict[int, list[int]], kitty: list[int] | None) -> None:

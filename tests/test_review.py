@@ -339,7 +339,10 @@ def test_the_kitty_burial_is_reviewed():
     buried = next(e for e in hand.events if type(e).__name__ == "KittyBury")
     assert sorted(d.made) == sorted(buried.cards) and d.trick == 0 and not d.defender
     assert len(d.alternatives) >= 3 and all(len(a) == 8 for a, _ in d.alternatives)
-    assert d.swing == pytest.approx(max(0.0, d.value_made - d.value_best))
+    # the declarer's side: fewer defenders' points is better; the swing is the estimate less
+    # one standard error, as for a play
+    assert d.estimate == pytest.approx(max(0.0, d.value_made - d.value_best))
+    assert d.swing == pytest.approx(max(0.0, d.estimate - d.error))
 
 
 def _auction_state(name: str, number: int):
@@ -592,9 +595,10 @@ def test_a_decision_is_valued_only_on_what_the_seat_could_see():
 
 
 def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
-    """determinize: each other seat keeps its number of cards and gets none of a suit it has
+    """determinize: each other seat keeps its number of cards, gets none of a suit it has
     shown void in (it followed a lead with fewer cards of that suit than were led: in a fully
-    recorded hand too, where the engine itself records no void), the deciding seat's cards
+    recorded hand too, where the engine itself records no void) and keeps the cards it showed
+    in a declaration and has not played since, the deciding seat's cards
     and the cards played are untouched, the unseen cards are all dealt (the kitty too, unless
     the seat buried it), and a seed decides the deal."""
     import gamelog
@@ -603,7 +607,7 @@ def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
     from replay.simulate import unseen_by
 
     path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
-    voids_seen = 0
+    voids_seen = pinned = 0
     for hand in list(gamelog.read_hands(path))[:3]:
         state = HandReplay(replay.ruleset_for(hand.header), hand)
         for ev in hand.events:
@@ -615,6 +619,8 @@ def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
                 assert worlds[0].held == worlds[1].held and worlds[0].kitty == worlds[1].kitty
                 unseen = unseen_by(state, seat)
                 shown = _voids_shown(state)
+                declared = _declared_still_held(state)
+                pinned += sum(1 for o in range(4) if o != seat and any(declared[o]))
                 for world in worlds:
                     assert world.held[seat] == state.held[seat]
                     dealt = [0] * 54
@@ -626,13 +632,14 @@ def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
                             dealt[c] += world.held[o][c]
                             if world.held[o][c]:
                                 assert order.klass[c] not in shown[o]
+                            assert world.held[o][c] >= declared[o][c]  # shown, still held
                     if not (seat == state.declarer and state.kitty_buried):
                         for c in world.kitty:
                             dealt[c] += 1
                     assert dealt == unseen
                 voids_seen += any(shown[o] for o in range(state.players) if o != seat)
             state.apply(ev)
-    assert voids_seen >= 10  # the rule was exercised
+    assert voids_seen >= 10 and pinned >= 10  # both rules were exercised
 
 
 def test_consistent_deals_are_every_deal_with_their_weights():
@@ -652,6 +659,7 @@ def test_consistent_deals_are_every_deal_with_their_weights():
                     max(sum(h) for h in state.held) <= 3:
                 deals = consistent_deals(state, ev.seat, limit=100_000)
                 shown = _voids_shown(state)
+                declared = _declared_still_held(state)
                 if deals is not None:
                     found += 1
                     voids += any(shown[o] for o in range(4) if o != ev.seat)
@@ -665,10 +673,29 @@ def test_consistent_deals_are_every_deal_with_their_weights():
                         for o in range(4):
                             assert not any(world.held[o][c] for c in range(54)
                                            if state.order.klass[c] in shown[o])
+                            assert all(world.held[o][c] >= declared[o][c] for c in range(54))
                     assert any(all(w.held[o] == state.held[o] for o in range(4))
                                for _, w in deals)  # the true deal is one of them
             state.apply(ev)
     assert found >= 4 and voids >= 2
+
+
+def _declared_still_held(state: HandReplay) -> list[list[int]]:
+    """Each seat's cards shown in its declarations (most copies at once) less those played."""
+    from gamelog.cards import CARD_BY_TOKEN
+    from gamelog.model import Declare
+
+    held = [[0] * 54 for _ in range(state.players)]
+    for ev in state.hand.events:
+        if isinstance(ev, Declare):
+            for t in set(ev.cards):
+                c = int(CARD_BY_TOKEN[t])
+                held[ev.seat][c] = max(held[ev.seat][c], ev.cards.count(t))
+    for t in [*state.tricks, *([state.trick] if state.trick is not None else [])]:
+        for p in t.plays:
+            for c in p.cards:
+                held[p.seat][c] = max(0, held[p.seat][c] - 1)
+    return held
 
 
 def _voids_shown(state: HandReplay) -> list[set[int]]:

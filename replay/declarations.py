@@ -136,7 +136,8 @@ def _compare(state: HandReplay, seat: int, drawn: int, known: list[int],
     """The alternatives (the choice made first) played out on the same deals of what the seat
     had not seen; the swing of the choice made against the best."""
     rules = state.rules
-    size = len(known) if state.drawn is None else len(state.drawn[0])
+    assert state.drawn is not None  # _setting asks for the deal
+    size = len(state.drawn[0])
     total = size * rules.players
     shown = _shown(before, rules.players)
     prior = [(d.seat, sorted(int(CARD_BY_TOKEN[t]) for t in d.cards),

@@ -39,6 +39,15 @@ def compare(name: str, a: list, b: list) -> None:
     print(f"  {name}: {len(a)} decisions; marked in either {len(marked)}, same mark "
           f"{same} ({100 * same / max(len(marked), 1):.0f} %); swing correlation {corr:.2f}",
           flush=True)
+    differ = [(x, y) for x, y in marked if x.mark != y.mark]
+    if differ:
+        cap = max(d.deals for d in a + b)
+        print(f"    the {len(differ)} that differ: {sum(x.best == y.best for x, y in differ)} "
+              f"with the same best play, {sum(x.best != y.best for x, y in differ)} with "
+              f"another; {sum(max(x.deals, y.deals) >= cap for x, y in differ)} sampled to "
+              f"the budget's end ({cap} deals) in one run or both; "
+              f"{sum(min(x.estimate, y.estimate) > 0 for x, y in differ)} with a gain in both",
+              flush=True)
 
 
 def main() -> None:

@@ -792,14 +792,29 @@ def test_plays_that_score_alike_give_up_their_places_in_the_race():
 
 def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_not():
     """Resolution, not a fixed count, decides the deals: a play 10 points better than the
-    other (every threshold far from the other's gain) is settled after one round; a gain next
-    to the inaccuracy's threshold (7 points at two decks) is sampled to the budget's end."""
+    other (every threshold far from the other's gain) is settled at the first round that may
+    settle anything (the third: a few dozen deals can hide a rare large gain); a gain next to
+    the inaccuracy's threshold (7 points at two decks) is sampled to the budget's end."""
+    from replay.review import FIRST_VERDICT_ROUND
+
     rng = random.Random(5)
     noise = [rng.gauss(0, 20) for _ in range(5000)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 10) * (a == 1)), 2)
     near = _judged(_Deals(lambda a, n: 50 + (7.5 + noise[n]) * (a == 1)), 2)
-    assert far.mark is None and far.deals == 24, far.deals
+    assert FIRST_VERDICT_ROUND == 3
+    assert far.mark is None and far.deals == 24 * 3, far.deals
     assert near.deals == 24 * 17, near.deals
+
+
+def test_a_decision_is_settled_when_its_mark_is_not_when_its_estimate_clears_a_threshold():
+    """A play that gains exactly 12 points on every deal (two decks: the inaccuracy's
+    threshold is 7; the standard error is the floor, 24 over the root of the deals). Its
+    estimate is two standard errors clear of 7 after 96 deals, but its swing (12 less one
+    standard error), which the mark reads, only after 216: a race stopped at 96 would leave
+    a mark that a rerun reading a little less could drop. It is settled at 216, marked."""
+    d = _judged(_Deals(lambda a, n: 50 + 12 * (a == 1) * (n >= 8)), 2)
+    assert d.deals == 216 and d.mark == "inaccuracy", (d.deals, d.mark)
+    assert d.swing == pytest.approx(12 - 24 / 216 ** 0.5)
 
 
 def test_without_a_race_the_screen_still_charges_its_noise():

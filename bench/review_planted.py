@@ -38,8 +38,12 @@ class Planter(HeuristicAgent):
     """The heuristic agent, with one planted error a hand (see the module's docstring): the
     first chance in the hand of any of the kinds below, each recorded as (kind, trick, cards).
 
-    - ``points``: last to a trick an opponent has already won, holding both a point card and a
-      pointless card it may play, it throws the most points it can (a 10 or a K given away);
+    - ``points``: last to a single-card trick an opponent has already won, holding both a
+      point card and a pointless card it may play that costs nothing to give (a single, so no
+      pair is broken, and no trump spent on a side suit), it throws the most points it can (a
+      10 or a K given away). (Until session 15 the pointless card could be one of a pair, or a
+      trump, and the lead any shape: then giving the 10 was often the lesser loss, and the
+      review rightly did not mark it.);
     - ``ace``: a side suit led with a single, an opponent's trump winning the trick, it plays
       its ace of the suit under the ruff while it holds a lower card of the suit (an ace that
       would likely have won a later round is thrown away);
@@ -84,11 +88,16 @@ class Planter(HeuristicAgent):
                     and kinds == [(1, 1)] and top is not None and top[0] == 1 and aces \
                     and len(mine) >= 2 and spec.contains([aces[0]]):
                 return self._plant("ace", view, [aces[0]])
-            if not view.partner_side(best.seat) and len(trick.plays) == view.players - 1:
+            if not view.partner_side(best.seat) and len(trick.plays) == view.players - 1 \
+                    and kinds == [(1, 1)]:
                 cheap = spec.lowest(lambda c: (pts[c], order.power[c]))
                 rich = spec.lowest(lambda c: (-pts[c], order.power[c]))
                 beats = play_strength(order, trick.lead_class, kinds, rich)
-                if sum(pts[c] for c in cheap) == 0 and sum(pts[c] for c in rich) >= 10 \
+                # plainly bad only when the pointless card costs nothing to give: a single
+                # (no pair broken) and no trump spent on a side-suit trick
+                spare = view.hand[cheap[0]] == 1 and (order.klass[cheap[0]] != TRUMP
+                                                      or trick.lead_class == TRUMP)
+                if pts[cheap[0]] == 0 and pts[rich[0]] >= 10 and spare \
                         and (beats is None or top is None or beats <= top):
                     return self._plant("points", view, rich)
         return super().follow(view, spec)
@@ -107,6 +116,8 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=6, help="fresh match seeds to draw")
     ap.add_argument("--hands", type=int, default=4)
     ap.add_argument("--level", default="standard", help="the review's named budget")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="print each planted play's review (made, best, estimate, mark)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     seeds = args.seeds or random.SystemRandom().sample(range(10_000, 10**7), args.matches)
@@ -144,6 +155,12 @@ def main() -> None:
             if hit is not None:
                 found_by.setdefault(kind, []).append(mine[hit][1])
                 at = hit + 1
+                if args.verbose:
+                    h, d = mine[hit]
+                    print(f"    {kind}: match seed {seed}, hand {h}, trick {d.trick}: "
+                          f"{' '.join(d.made)} against {' '.join(d.best)}, estimated "
+                          f"{d.estimate:.1f} ± {d.error:.1f} on {d.deals} deals: "
+                          f"{d.mark or 'unmarked'}", flush=True)
         print(f"  match {number} of {len(seeds)} (seed {seed}) reviewed: "
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     every = [d for ds in found_by.values() for d in ds]

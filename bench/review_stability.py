@@ -5,6 +5,7 @@ both, and the correlation of the swings over all decisions (issue 23).
     python bench/review_stability.py                        # 1 and 2 decks, two fresh seeds
     python bench/review_stability.py --hands 4 --budget 4   # also the default against 4x
     python bench/review_stability.py --sample tractor-2deck --hands 3-6 -j 2
+    python bench/review_stability.py --hands 9-33 --sample tractor-1deck --seeds 11 22 --rules
 """
 
 from __future__ import annotations
@@ -41,12 +42,42 @@ def compare(name: str, a: list, b: list) -> None:
           flush=True)
     differ = [(x, y) for x, y in marked if x.mark != y.mark]
     if differ:
-        cap = max(d.deals for d in a + b)
+        cap_a, cap_b = max(d.deals for d in a), max(d.deals for d in b)
+        capped = sum(x.deals >= cap_a or y.deals >= cap_b for x, y in differ)
         print(f"    the {len(differ)} that differ: {sum(x.best == y.best for x, y in differ)} "
               f"with the same best play, {sum(x.best != y.best for x, y in differ)} with "
-              f"another; {sum(max(x.deals, y.deals) >= cap for x, y in differ)} sampled to "
-              f"the budget's end ({cap} deals) in one run or both; "
+              f"another; {capped} sampled to the budget's end ({cap_a} and {cap_b} deals) "
+              "in one run or both; "
               f"{sum(min(x.estimate, y.estimate) > 0 for x, y in differ)} with a gain in both",
+              flush=True)
+
+
+SCALE = {"tractor-1deck": 0.5, "tractor-2deck": 1.0, "tractor-3deck": 1.5, "four-deck": 2.0}
+"""The marks' scale of each sample (the points in its pack over 200)."""
+
+
+def rules(a: list, b: list, scale: float) -> None:
+    """What the two runs would agree on had the marks been read another way: the swing taken
+    as the estimate less ``z`` standard errors for several ``z``, and the inaccuracy's
+    threshold at its scaled value or at two decks' 7 points whatever the deck (the runs'
+    estimates and errors as they are; the races would have stopped a little differently)."""
+    from replay.marks import MARKS
+
+    def mark(d, z: float, least: float) -> str | None:  # type: ignore[no-untyped-def]
+        swing = d.estimate if d.exact else d.estimate - z * d.error
+        for name, t in MARKS:
+            if swing >= (max(t * scale, least) if name == "inaccuracy" else t * scale):
+                return name
+        return None
+
+    for least, label in ((0.0, "scaled"), (7.0, "7 at least")):
+        cells = []
+        for z in (0.0, 1.0, 2.0, 3.0):
+            pairs = [(mark(x, z, least), mark(y, z, least)) for x, y in zip(a, b, strict=True)]
+            either = [(p, q) for p, q in pairs if p or q]
+            same = sum(p == q for p, q in either)
+            cells.append(f"z {z:g}: {same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)")
+        print(f"    read another way, inaccuracy threshold {label}: " + "; ".join(cells),
               flush=True)
 
 
@@ -59,6 +90,8 @@ def main() -> None:
                     help="also compare the default budget against this many times it")
     ap.add_argument("--seeds", type=int, nargs=2, default=None,
                     help="the two review seeds (default: two drawn fresh, printed)")
+    ap.add_argument("--rules", action="store_true",
+                    help="also print the agreement had the marks been read another way")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     low, _, high = args.hands.partition("-")
@@ -73,6 +106,8 @@ def main() -> None:
         base = decisions(sample, lo, hi, Budget(seed=seeds[0]), args.jobs)
         other = decisions(sample, lo, hi, Budget(seed=seeds[1]), args.jobs)
         compare(f"seed {seeds[0]} against seed {seeds[1]}", base, other)
+        if args.rules:
+            rules(base, other, SCALE.get(sample, 1.0))
         if args.budget:
             big = Budget(samples=8 * args.budget, confirm=24 * args.budget, seed=seeds[1] + 1)
             compare(f"default against {args.budget}x the budget", base,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from gamelog.cards import CARD_BY_TOKEN
 from gamelog.model import Declare
@@ -14,13 +15,28 @@ from replay.order import CLASS_NAMES
 from replay.search import clone
 
 
-def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
-    """A copy of ``state`` in which the cards ``seat`` could not see are dealt at random to the
-    other seats (each keeping its number of cards and no card of a suit it has shown void in)
-    and to the kitty when ``seat`` did not bury it."""
+@dataclass(frozen=True)
+class SeatKnowledge:
+    """What a deal of the cards ``seat`` could not see must respect, read once per decision
+    (:func:`knowledge`) and shared by all its deals: the other seats, the cards each must get
+    (``need``) and the suit classes it may not (``voids``), the cards dealt to it first
+    (``pinned``: shown in a declaration, still held), the rest to deal (``pool``), the kitty."""
+
+    others: list[int]
+    need: dict[int, int]
+    voids: dict[int, set[int]]
+    pinned: dict[int, list[int]]
+    pool: list[int]
+    kitty_size: int
+    kitty_unknown: bool
+    takers: list[int]
+    """Per suit class, how many other seats may hold its cards (the fewest dealt first)."""
+
+
+def knowledge(state: HandReplay, seat: int) -> SeatKnowledge:
+    """What every deal for ``seat`` at this point must respect (see :class:`SeatKnowledge`)."""
     from replay.simulate import unseen_by
 
-    world = clone(state)
     order = state.order
     assert order is not None
     unseen = unseen_by(state, seat)
@@ -30,13 +46,29 @@ def determinize(state: HandReplay, seat: int, rng: random.Random) -> HandReplay:
     kitty_size = len(state.kitty) + state.kitty_hidden if kitty_unknown else 0
     shown = shown_voids(state)
     voids = {o: shown[o] for o in others}
-    base = _pinned(state, others, unseen, need, voids)  # shown in declarations, still held
+    pinned = _pinned(state, others, unseen, need, voids)  # shown in declarations, still held
     pool = [c for c in range(54) for _ in range(unseen[c])]
+    takers = [sum(1 for o in others if k not in voids[o]) for k in range(len(CLASS_NAMES))]
+    return SeatKnowledge(others, need, voids, pinned, pool, kitty_size, kitty_unknown, takers)
+
+
+def determinize(state: HandReplay, seat: int, rng: random.Random,
+                known: SeatKnowledge | None = None) -> HandReplay:
+    """A copy of ``state`` in which the cards ``seat`` could not see are dealt at random to the
+    other seats (each keeping its number of cards and no card of a suit it has shown void in)
+    and to the kitty when ``seat`` did not bury it. ``known``: :func:`knowledge` of this state
+    and seat, when the caller deals many times from one decision (the same deals either way)."""
+    told = known if known is not None else knowledge(state, seat)
+    world = clone(state)
+    order = state.order
+    assert order is not None
+    others, need, voids, base = told.others, told.need, told.voids, told.pinned
+    kitty_unknown, kitty_size, takers = told.kitty_unknown, told.kitty_size, told.takers
+    pool = list(told.pool)
     klass = order.klass
     choose = rng.choice
     # the cards fewest seats may hold go first (a shuffle within each group): a seat void in
     # several suits is then rarely left with room and no card it may take
-    takers = [sum(1 for o in others if k not in voids[o]) for k in range(len(CLASS_NAMES))]
     for _attempt in range(20):
         rng.shuffle(pool)
         pool.sort(key=lambda c: takers[klass[c]])

@@ -30,11 +30,10 @@ class Budget:
     confirm: int = 24
     extend: int = 16
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
-    standard errors of the swing (the decision is not yet resolved)."""
+    standard errors of the swing's estimate (the decision is not yet resolved)."""
     resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
-    errors from its swing (the estimate less ``z`` standard errors: what the mark reads), from
-    the race's third round on (about 98 % one-sided)."""
+    errors from the swing's estimate (about 98 % one-sided)."""
     spread: float = 24.0
     """The least spread assumed for the points between two plays on one deal (for 200 points;
     scaled): the standard error of a gain is never taken below ``spread / sqrt(deals)``, so a

@@ -60,6 +60,7 @@ from replay.deals import _deal_into as _deal_into
 from replay.deals import _refresh as _refresh
 from replay.deals import consistent_deals as consistent_deals
 from replay.deals import determinize as determinize
+from replay.deals import knowledge
 from replay.engine import HandReplay
 from replay.legal import follow_spec
 from replay.marks import BID_MARKS as BID_MARKS
@@ -238,8 +239,7 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     the screen only selects): round by round, a contender clearly behind the leader drops
     out, until every contender left is resolved (each mark's threshold at least ``resolve``
     standard errors from its swing) or the budget is spent. The best is the leader; the
-    decision is marked when its swing (the estimate less ``z`` standard errors) reaches a
-    threshold, and a
+    decision is marked when its swing less ``z`` standard errors reaches a threshold, and a
     worse mark the estimate reaches without that confidence is named ``unclear``."""
     rows = evaluate(alternatives, budget.samples)
     values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
@@ -325,12 +325,10 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
           ) -> tuple[int, float, int]:
     """The contenders ``ranked`` (indices into ``alternatives``; 0 is the play made) raced
     against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
-    deals. From the third round on (:data:`FIRST_VERDICT_ROUND`), a contender whose gain over
-    the play made trails the leader's by ``resolve`` + 1 standard errors of their paired
-    difference drops out, and the race ends when every runner left is resolved (its swing —
-    the gain less ``z`` standard errors, what a mark reads — lies ``resolve`` standard errors
-    or more from every mark's threshold: :func:`_settled`); else after ``extend`` more rounds.
-    Fills in the runners'
+    deals. From the third round on, a contender whose gain over the play made trails the
+    leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the
+    race ends when every runner left is resolved (no mark's threshold within ``resolve``
+    standard errors of its gain) or after ``extend`` more rounds. Fills in the runners'
     ``values``, ``errors`` and ``counts``; returns the best (0 when no contender gained on the
     play made), the standard error of its gain, and the deals it was measured on. A standard
     error is never taken below ``budget.spread`` (scaled) over the square root of the deals."""
@@ -348,11 +346,11 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         gains = {i: _floored(_paired([list(p) for p in zip(made, taken[i], strict=True)],
                                      sign), floor) for i in running}
         leader = max(running, key=lambda i: (gains[i][0], -i))
-        if round_ + 1 < FIRST_VERDICT_ROUND:
-            continue
-        running = [i for i in running if i == leader
-                   or not _behind(taken[leader], taken[i], sign, budget.resolve + 1)]
-        if all(_settled(gains[i], budget, scale) for i in running):
+        if round_ >= 2:  # a few deals can hide a rare large gain: no one drops out early
+            running = [i for i in running if i == leader
+                       or not _behind(taken[leader], taken[i], sign, budget.resolve + 1)]
+        if all(abs(gains[i][0] - t * scale) >= budget.resolve * gains[i][1]
+               for i in running for _, t in MARKS):
             break
     for i in ranked:
         column = taken[i]
@@ -362,22 +360,6 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     leader = max(running, key=lambda i: (gains[i][0], -i))
     gain, error = gains[leader]
     return (leader if gain > 0 else 0), error, len(made)
-
-
-FIRST_VERDICT_ROUND = 3
-"""No contender drops out of a race and no decision is settled before this round (72 deals at
-the standard level): the points between two plays have heavy tails (one deal in ten or twenty
-parts them by a kitty), and a few dozen deals that happen to hold none of those look both
-certain and wrong (measured on the samples: decisions settled unmarked after 24 deals that
-4x the deals found 5-7 points worse at one deck)."""
-
-
-def _settled(gain: tuple[float, float], budget: Budget, scale: float) -> bool:
-    """Whether a contender's mark is settled: its swing (the gain less ``z`` standard errors,
-    as :func:`_judge` marks it) lies at least ``resolve`` standard errors from every mark's
-    threshold, so that more deals would rarely move it across one."""
-    swing = gain[0] - budget.z * gain[1]
-    return all(abs(swing - t * scale) >= budget.resolve * gain[1] for _, t in MARKS)
 
 
 def _least_error(budget: Budget, scale: float, deals: int) -> float:
@@ -473,10 +455,12 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
     if len(alternatives) <= 1:
         return None
 
+    known = knowledge(base, seat)  # what every deal of this burial respects
+
     def evaluate(alts: list[list[int]], samples: int) -> list[list[float]]:
         rows = []
         for _ in range(samples):
-            world = determinize(base, seat, rng)
+            world = determinize(base, seat, rng, known)
             draw = rng.randrange(1 << 30)
             row = []
             for buried in alts:

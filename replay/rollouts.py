@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from replay.agents import Agent, HeuristicAgent
-from replay.deals import determinize
+from replay.deals import determinize, knowledge
 from replay.engine import HandReplay
 from replay.legal import follow_spec
 from replay.playout import greedy_play, greedy_play_out
@@ -90,8 +90,9 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     # so the alternatives' playouts stay alike wherever the play made does not matter
     make = agents or (lambda d: None)
     rows: list[list[float]] = []
+    known = knowledge(state, seat) if samples else None  # the same for every deal
     for _ in range(samples):
-        world = determinize(state, seat, rng)
+        world = determinize(state, seat, rng, known)
         exact = max(sum(h) for h in world.held) <= exact_cards
         draw = rng.randrange(1 << 30)
         table: dict = {}

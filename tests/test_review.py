@@ -600,9 +600,11 @@ def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
     recorded hand too, where the engine itself records no void) and keeps the cards it showed
     in a declaration and has not played since, the deciding seat's cards
     and the cards played are untouched, the unseen cards are all dealt (the kitty too, unless
-    the seat buried it), and a seed decides the deal."""
+    the seat buried it), and a seed decides the deal (with the seat's knowledge read once for
+    many deals, too)."""
     import gamelog
     from gamelog.model import Play
+    from replay.deals import knowledge
     from replay.review import determinize, to_play
     from replay.simulate import unseen_by
 
@@ -617,6 +619,12 @@ def test_a_determinized_deal_keeps_counts_voids_and_the_seats_own_cards():
                 assert order is not None
                 worlds = [determinize(state, seat, random.Random(k)) for k in (1, 1, 2)]
                 assert worlds[0].held == worlds[1].held and worlds[0].kitty == worlds[1].kitty
+                # what a decision reads once and shares among its deals: the same deals
+                known = knowledge(state, seat)
+                for k in (1, 2, 3):
+                    shared = determinize(state, seat, random.Random(k), known)
+                    alone = determinize(state, seat, random.Random(k))
+                    assert (shared.held, shared.kitty) == (alone.held, alone.kitty)
                 unseen = unseen_by(state, seat)
                 shown = _voids_shown(state)
                 declared = _declared_still_held(state)
@@ -792,29 +800,14 @@ def test_plays_that_score_alike_give_up_their_places_in_the_race():
 
 def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_not():
     """Resolution, not a fixed count, decides the deals: a play 10 points better than the
-    other (every threshold far from the other's gain) is settled at the first round that may
-    settle anything (the third: a few dozen deals can hide a rare large gain); a gain next to
-    the inaccuracy's threshold (7 points at two decks) is sampled to the budget's end."""
-    from replay.review import FIRST_VERDICT_ROUND
-
+    other (every threshold far from the other's gain) is settled after one round; a gain next
+    to the inaccuracy's threshold (7 points at two decks) is sampled to the budget's end."""
     rng = random.Random(5)
     noise = [rng.gauss(0, 20) for _ in range(5000)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 10) * (a == 1)), 2)
     near = _judged(_Deals(lambda a, n: 50 + (7.5 + noise[n]) * (a == 1)), 2)
-    assert FIRST_VERDICT_ROUND == 3
-    assert far.mark is None and far.deals == 24 * 3, far.deals
+    assert far.mark is None and far.deals == 24, far.deals
     assert near.deals == 24 * 17, near.deals
-
-
-def test_a_decision_is_settled_when_its_mark_is_not_when_its_estimate_clears_a_threshold():
-    """A play that gains exactly 12 points on every deal (two decks: the inaccuracy's
-    threshold is 7; the standard error is the floor, 24 over the root of the deals). Its
-    estimate is two standard errors clear of 7 after 96 deals, but its swing (12 less one
-    standard error), which the mark reads, only after 216: a race stopped at 96 would leave
-    a mark that a rerun reading a little less could drop. It is settled at 216, marked."""
-    d = _judged(_Deals(lambda a, n: 50 + 12 * (a == 1) * (n >= 8)), 2)
-    assert d.deals == 216 and d.mark == "inaccuracy", (d.deals, d.mark)
-    assert d.swing == pytest.approx(12 - 24 / 216 ** 0.5)
 
 
 def test_without_a_race_the_screen_still_charges_its_noise():

@@ -1,12 +1,12 @@
 """Benchmark: does the review mark a plainly bad play? (issue 23)
 
 Simulated matches in which seat 1 is the heuristic agent except for one planted error per
-hand, at its first chance of any of three kinds (see :class:`Planter`): points thrown onto a
-trick an opponent has already won (a 10 or a K given away), an ace of the led suit thrown
-under an opponent's ruff while a lower card of the suit could go, and, as the declarer, the
-most points it can buried in the kitty. Every hand is reviewed; the benchmark prints how many
-planted plays were marked (per kind, with their estimated swings) and the share of the
-heuristic seats' decisions marked. Seeds are drawn fresh unless given, and printed.
+hand, at its first chance of any of three kinds (see :class:`Planter`): points thrown by the
+declarer's side onto a trick a defender has already won (a 10 or a K given away), an ace of
+the led suit thrown under an opponent's ruff while a lower card of the suit could go, and, as
+the declarer, the most points it can buried in the kitty. Every hand is reviewed; the
+benchmark prints how many planted plays were marked (per kind, with their estimated swings)
+and the share of the heuristic seats' decisions marked. Seeds are drawn fresh unless given, and printed.
 
     python bench/review_planted.py                       # one deck, 6 matches x 4 hands
     python bench/review_planted.py --decks 2 --seeds 11 12 13
@@ -38,12 +38,14 @@ class Planter(HeuristicAgent):
     """The heuristic agent, with one planted error a hand (see the module's docstring): the
     first chance in the hand of any of the kinds below, each recorded as (kind, trick, cards).
 
-    - ``points``: last to a single-card trick an opponent has already won, holding both a
-      point card and a pointless card it may play that costs nothing to give (a single, so no
-      pair is broken, and no trump spent on a side suit), it throws the most points it can (a
-      10 or a K given away). (Until session 15 the pointless card could be one of a pair, or a
-      trump, and the lead any shape: then giving the 10 was often the lesser loss, and the
-      review rightly did not mark it.);
+    - ``points``: on the declarer's side, last to a single-card trick a defender has already
+      won, holding both a point card and a pointless card it may play that costs nothing to
+      give (a single, so no pair is broken, and no trump spent on a side suit), it throws the
+      most points it can (a 10 or a K handed to the defenders' score). (Until session 15 the
+      seat could be a defender, whose 10 thrown onto the declarer's trick costs only the
+      chance that its side would have won it later, about a third of 10 at one deck; the
+      pointless card could be one of a pair or a trump, and the lead any shape: then giving
+      the 10 was often no loss or a small one, and the review did not mark it.)
     - ``ace``: a side suit led with a single, an opponent's trump winning the trick, it plays
       its ace of the suit under the ruff while it holds a lower card of the suit (an ace that
       would likely have won a later round is thrown away);
@@ -88,8 +90,10 @@ class Planter(HeuristicAgent):
                     and kinds == [(1, 1)] and top is not None and top[0] == 1 and aces \
                     and len(mine) >= 2 and spec.contains([aces[0]]):
                 return self._plant("ace", view, [aces[0]])
+            declarer_side = view.declarer is not None and (
+                view.seat in view.rules.declarer_side(view.declarer))
             if not view.partner_side(best.seat) and len(trick.plays) == view.players - 1 \
-                    and kinds == [(1, 1)]:
+                    and kinds == [(1, 1)] and declarer_side:
                 cheap = spec.lowest(lambda c: (pts[c], order.power[c]))
                 rich = spec.lowest(lambda c: (-pts[c], order.power[c]))
                 beats = play_strength(order, trick.lead_class, kinds, rich)

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import gamelog  # noqa: E402
+import replay  # noqa: E402
+from replay.engine import HandReplay  # noqa: E402
+from replay.marks import mark_for, point_scale  # noqa: E402
 from replay.review import Budget, review_hands  # noqa: E402
 
 
@@ -52,23 +55,16 @@ def compare(name: str, a: list, b: list) -> None:
               flush=True)
 
 
-SCALE = {"tractor-1deck": 0.5, "tractor-2deck": 1.0, "tractor-3deck": 1.5, "four-deck": 2.0}
-"""The marks' scale of each sample (the points in its pack over 200)."""
-
-
 def rules(a: list, b: list, scale: float) -> None:
     """What the two runs would agree on had the marks been read another way: the swing taken
     as the estimate less ``z`` standard errors for several ``z``, and the inaccuracy's
     threshold at its scaled value or at two decks' 7 points whatever the deck (the runs'
     estimates and errors as they are; the races would have stopped a little differently)."""
-    from replay.marks import MARKS
 
     def mark(d, z: float, least: float) -> str | None:  # type: ignore[no-untyped-def]
         swing = d.estimate if d.exact else d.estimate - z * d.error
-        for name, t in MARKS:
-            if swing >= (max(t * scale, least) if name == "inaccuracy" else t * scale):
-                return name
-        return None
+        found = mark_for(swing, scale)
+        return None if found == "inaccuracy" and swing < least else found
 
     for least, label in ((0.0, "scaled"), (7.0, "7 at least")):
         cells = []
@@ -79,6 +75,13 @@ def rules(a: list, b: list, scale: float) -> None:
             cells.append(f"z {z:g}: {same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)")
         print(f"    read another way, inaccuracy threshold {label}: " + "; ".join(cells),
               flush=True)
+
+
+def sample_scale(sample: str) -> float:
+    """The marks' scale of a sample match (its pack's points over 200), read from its first
+    hand as the review reads it."""
+    hand = next(iter(gamelog.read_hands(ROOT / "samples" / "matches" / f"{sample}.jsonl")))
+    return point_scale(HandReplay(replay.ruleset_for(hand.header), hand))
 
 
 def main() -> None:
@@ -107,7 +110,7 @@ def main() -> None:
         other = decisions(sample, lo, hi, Budget(seed=seeds[1]), args.jobs)
         compare(f"seed {seeds[0]} against seed {seeds[1]}", base, other)
         if args.rules:
-            rules(base, other, SCALE.get(sample, 1.0))
+            rules(base, other, sample_scale(sample))
         if args.budget:
             big = Budget(samples=8 * args.budget, confirm=24 * args.budget, seed=seeds[1] + 1)
             compare(f"default against {args.budget}x the budget", base,

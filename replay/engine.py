@@ -114,6 +114,16 @@ class HandReplay(HandState):
         if done is not None and not any(self.left):
             outcome.finish(self, done)
 
+    def play_legal(self, seat: int, cards: list[int], seq: int) -> None:
+        """A play known to be legal (:func:`replay.phases.tricks.play_legal`): a rollout's or
+        a search's, applied without the checks and without an event."""
+        self.seq = seq
+        if self.order is None and not self.start_play():
+            return
+        done = tricks.play_legal(self, seat, cards, seq)
+        if done is not None and not any(self.left):
+            outcome.finish(self, done)
+
     def on_throw_fail(self, ev: ThrowFail) -> None:
         if self.start_play():
             throws.failed_throw(self, ev)

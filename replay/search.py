@@ -74,21 +74,31 @@ def to_play(state: HandReplay) -> int | None:
 _SEQ = 1 << 20  # sequence numbers of the review's own events, past any record's
 
 
-def apply_play(state: HandReplay, seat: int, cards: list[int]) -> None:
-    """Play ``cards`` for ``seat``: a lead is checked as a throw first (a failing throw is
-    replaced by its forced lowest unit, as the rules say); the trick is closed when complete."""
+def apply_play(state: HandReplay, seat: int, cards: list[int], checked: bool = False) -> None:
+    """Play ``cards``, a legal play, for ``seat``: a lead is checked as a throw first (a
+    failing throw is replaced by its forced lowest unit, as the rules say); the trick is closed
+    when complete. The play is applied as known legal (:meth:`HandReplay.play_legal`), unless
+    ``checked``, a throw failed or the seat has hidden cards: then as the recorded events would
+    be, every rule judged."""
     global _SEQ
     order = state.order
     assert order is not None
-    match, number = state.hand.match, state.hand.number
     trick = state.trick
+    failing: list = []
     if trick is None or not trick.plays:
         failing = failing_units(state, seat, cards)
-        if failing:
-            _SEQ += 1
-            state.apply(ThrowFail(match=match, hand=number, seq=_SEQ, seat=seat,
-                                  cards=[CARD_TOKENS[c] for c in cards]))
-            cards = forced_unit(failing).all_cards()
+    if not (checked or failing or state.stopped or state.finished or state.hidden[seat]):
+        _SEQ += 1
+        state.play_legal(seat, cards, _SEQ)
+        if state.trick is None and state.tricks:
+            _SEQ += 1  # the trick's close, numbered as the checked path numbers it
+        return
+    match, number = state.hand.match, state.hand.number
+    if failing:  # a lead: found only for one
+        _SEQ += 1
+        state.apply(ThrowFail(match=match, hand=number, seq=_SEQ, seat=seat,
+                              cards=[CARD_TOKENS[c] for c in cards]))
+        cards = forced_unit(failing).all_cards()
     _SEQ += 1
     state.apply(Play(match=match, hand=number, seq=_SEQ, seat=seat,
                      cards=[CARD_TOKENS[c] for c in cards]))

@@ -57,12 +57,8 @@ def play(s: HandState, seat: int, tokens: list[str]) -> Trick | None:
     trick = s.trick
     leading = trick is None
     if trick is None:
-        leader = s.leader
-        if leader is not None and seat != leader and seat in s.other_leaders:
-            leader = s.leader = seat  # a reading the rules leave open (ruling 12)
-        trick = s.trick = Trick(s.tricks_before + len(s.tricks) + 1,
-                                leader if leader is not None else seat)
-        expected = leader
+        trick = _open_trick(s, seat)
+        expected = s.leader
     else:
         expected = (trick.plays[-1].seat + 1) % s.players
     if expected is not None and seat != expected:
@@ -102,7 +98,7 @@ def play(s: HandState, seat: int, tokens: list[str]) -> Trick | None:
                 void.discard(klass[c])
                 break
     if leading:
-        _lead(s, trick, seat, cards)
+        _lead(s, trick, seat, cards, True)
     elif trick.special:
         follow_special(s, seat, cards, hidden_before)
     else:
@@ -116,7 +112,40 @@ def play(s: HandState, seat: int, tokens: list[str]) -> Trick | None:
     return None
 
 
-def _lead(s: HandState, trick: Trick, seat: int, cards: list[int]) -> None:
+def _open_trick(s: HandState, seat: int) -> Trick:
+    """The next trick, led by ``seat``: the last winner, or another seat that may lead it
+    (a reading the rules leave open, ruling 12), which then becomes the leader."""
+    leader = s.leader
+    if leader is not None and seat != leader and seat in s.other_leaders:
+        leader = s.leader = seat
+    trick = s.trick = Trick(s.tricks_before + len(s.tricks) + 1,
+                            leader if leader is not None else seat)
+    return trick
+
+
+def play_legal(s: HandState, seat: int, cards: list[int], seq: int) -> Trick | None:
+    """A play known to be legal, at sequence number ``seq``, by a seat with no hidden cards: a
+    rollout's or a search's, chosen among the legal plays of a world where every card is
+    placed (a lead that is a throw already judged to stand). What :func:`play` does to the
+    state, without the checks such a play cannot fail (``tests/test_playout.py`` holds the two
+    to the same tricks); the trick when this play completed it."""
+    trick = s.trick
+    leading = trick is None
+    if trick is None:
+        trick = _open_trick(s, seat)
+    s.remove(seat, cards)
+    if leading:
+        _lead(s, trick, seat, cards, False)
+    plays = trick.plays
+    plays.append(TrickPlay(seat, list(cards), seq))  # the caller may reuse its list
+    if len(plays) == s.players:
+        return _finish_trick(s, trick)
+    return None
+
+
+def _lead(s: HandState, trick: Trick, seat: int, cards: list[int], checked: bool) -> None:
+    """A lead's units and kind set on the trick; ``checked``: judged too (a throw that may
+    fail, a lead of mixed suits, a forced play after a failed throw)."""
     order = s.order
     assert order is not None
     if len(cards) >= 4 and s.pending_forced is None:
@@ -153,7 +182,10 @@ def _lead(s: HandState, trick: Trick, seat: int, cards: list[int]) -> None:
     if forced is not None:
         forced_lead(s, trick, seat, cards, forced)
     elif len(trick.lead_units) > 1:
-        thrown_lead(s, trick, seat, cards)
+        if checked:
+            thrown_lead(s, trick, seat, cards)
+        else:
+            trick.throw = True
 
 
 def _finish_trick(s: HandState, trick: Trick) -> Trick:

@@ -149,6 +149,8 @@ def clear_caches() -> None:
     units._DECOMPOSED.clear()
     units._VALUES.clear()
     legal._UNITS_IN.clear()
+    legal._ACHIEVED.clear()
+    legal._REQUIRED.clear()
 
 
 def _running_scores(before: list[int] | None, report: HandReport, recorded: Result | None

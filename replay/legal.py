@@ -17,7 +17,7 @@ from typing import Final
 from replay.engine import HandReplay
 from replay.order import TRUMP, CardOrder
 from replay.phases.follow import answers_to
-from replay.units import Unit, counts_of, decompose, find_chains, shape_size
+from replay.units import Unit, counts_of, decompose, find_chains, shape_codes, shape_size
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,23 @@ _UNITS_IN: Final[dict[tuple, list[Unit]]] = {}
 """units_in's answers, keyed on everything that decides them: the order, the widest unit and
 the holding as given (card and copies, in its order: the answer lists units in that order).
 Playouts of one deal meet the same holdings again and again."""
+
+
+_ACHIEVED: Final[dict[tuple[int, ...], bool]] = {}
+"""Whether a suit holding shows the answers a follow owes (:meth:`FollowSpec._achieves`), by
+what decides it: the ruleset, the lead's kinds, the answers owed, the budget and the shape of
+the cards held twice or more (every answer with structure is made of those:
+:func:`~replay.units.shape_codes`). Still found by this module's own exhaustive search, once a
+shape."""
+
+
+def _memo_key(head: list[int], budget: int, avail: dict[int, int], order: CardOrder
+              ) -> tuple[int, ...]:
+    """``head`` (what the ruleset and the lead decide), the budget and the holding's shape."""
+    codes = list(head)
+    codes.append(budget)
+    shape_codes(avail, order.power, 2, codes)
+    return tuple(codes)
 
 
 def units_in(holding: dict[int, int], order: CardOrder, max_width: int) -> list[Unit]:
@@ -200,6 +217,9 @@ class FollowSpec:
     play (ruling 15), if any."""
     same_kind: Callable[[list[int]], bool] | None = None
     """Against a special pattern: ``f(cards)``, whether cards make a pattern of the led kind."""
+    memo: list[int] = field(default_factory=list)
+    """What the ruleset and the lead decide of :meth:`_achieves` (its memo key's head; empty:
+    not memoised)."""
 
     def contains(self, cards: list[int]) -> bool:
         """Whether ``cards`` is a legal follow (by exhaustive search over answers)."""
@@ -223,7 +243,17 @@ class FollowSpec:
         return self._achieves(in_suit, sum(in_suit.values()))
 
     def _achieves(self, avail: dict[int, int], budget: int) -> bool:
-        return _search(avail, self.order, self.units, self.answers, self.required, 0, budget)
+        if not self.memo:
+            return _search(avail, self.order, self.units, self.answers, self.required, 0,
+                           budget)
+        key = _memo_key(self.memo, budget, avail, self.order)
+        found = _ACHIEVED.get(key)
+        if found is None:
+            if len(_ACHIEVED) > 40_000:
+                _ACHIEVED.clear()
+            found = _ACHIEVED[key] = _search(avail, self.order, self.units, self.answers,
+                                             self.required, 0, budget)
+        return found
 
     def candidates(self) -> int:
         """How many distinct card multisets of the right size the seat could play (legal or
@@ -444,13 +474,38 @@ def follow_spec(state: HandReplay, seat: int) -> FollowSpec:
             singles = False
             break
     # singles led: the one answer each ("any card") is always met, as _best_required finds
-    required = [0] * len(units) if singles else _best_required(suit, order, units, answers, m)
-    return FollowSpec(n, m, suit, others, units, required, order, answers)
+    if singles:
+        return FollowSpec(n, m, suit, others, units, [0] * len(units), order, answers)
+    head = [state.rules.memo_key, -1]
+    for u in units:
+        head.append(u.width * 256 + u.length)
+    head.append(-2)
+    required = _best_required(suit, order, units, answers, m, head)
+    head.extend(required)
+    return FollowSpec(n, m, suit, others, units, required, order, answers, memo=head)
 
 
 def _best_required(suit: dict[int, int], order: CardOrder, units: list[Unit], answers,
+                   m: int, head: list[int] | None = None) -> list[int]:
+    """The best answer index per unit, lexicographically, that the suit holding allows
+    (memoised on ``head``, the ruleset and the lead's kinds, when given)."""
+    if head is None:
+        return _find_required(suit, order, units, answers, m)
+    key = _memo_key(head, m, suit, order)
+    found = _REQUIRED.get(key)
+    if found is None:
+        if len(_REQUIRED) > 20_000:
+            _REQUIRED.clear()
+        found = _REQUIRED[key] = _find_required(suit, order, units, answers, m)
+    return list(found)
+
+
+_REQUIRED: Final[dict[tuple[int, ...], list[int]]] = {}
+"""_best_required's answers, keyed as :data:`_ACHIEVED` is (without the answers owed)."""
+
+
+def _find_required(suit: dict[int, int], order: CardOrder, units: list[Unit], answers,
                    m: int) -> list[int]:
-    """The best answer index per unit, lexicographically, that the suit holding allows."""
     required: list[int] = []
     for i in range(len(units)):
         for j in range(len(answers[i])):

@@ -110,3 +110,57 @@ def test_a_ruleset_unpickled_elsewhere_takes_that_process_memo_key() -> None:
                          check=True).stdout.split()
     other, arrived, again = map(int, out)
     assert arrived != other and arrived == again
+
+
+@pytest.mark.parametrize(("name", "options"), [("tractor", {"decks": 2}),
+                                               ("tractor", {"decks": 3}),
+                                               ("four-deck", {})])
+def test_the_legal_follows_memo_matches_a_fresh_search(name: str, options: dict) -> None:
+    """replay.legal memoises the answers a follow owes and whether a suit holding shows them
+    on the holding's shape: the required answers, each holding's verdict and the legal follows
+    are those its own search finds afresh."""
+    from replay.legal import _find_required, _search, follow_spec
+    from replay.trick import Trick, TrickPlay
+    from replay.units import counts_of
+
+    rules = get_ruleset(name, **options)
+    state = HandReplay(rules, Hand(match="m", number=1, events=[]))
+    rng = random.Random("follows" + name + str(options))
+    most = 4 if name == "four-deck" else options["decks"]
+    checked = 0
+    for _ in range(800):
+        order = standard_order(rng.choice(TRUMPS), rng.choice(LEVELS))
+        state.order = order
+        klass = rng.randrange(5)
+        cards = [c for c in range(54) if order.klass[c] == klass]
+        if not cards:  # no-trump: no trump suit cards but the jokers and levels
+            continue
+        lead = [c for c, n in _holding(rng, cards, most).items() for _ in range(n)]
+        units = decompose(lead, order)
+        if all(u.width == 1 for u in units):
+            continue
+        trick = Trick(1, 0)
+        trick.plays = [TrickPlay(0, lead, 1)]
+        trick.lead_units, trick.lead_class, trick.lead_size = units, klass, len(lead)
+        trick.singles_only = False
+        state.trick = trick
+        held = [0] * 54
+        for c, n in _holding(rng, cards, most).items():
+            held[c] = n
+        for c in rng.sample(range(54), 6):
+            held[c] = min(most, held[c] + 1)
+        state.held[1] = held
+        spec = follow_spec(state, 1)
+        assert spec.memo
+        assert spec.required == _find_required(spec.suit, order, spec.units, spec.answers,
+                                               spec.m), (spec.suit, lead)
+        suit = [c for c, n in spec.suit.items() for _ in range(n)]
+        for _ in range(10):
+            part = counts_of(rng.sample(suit, spec.m))
+            assert spec._achieves(part, spec.m) == _search(
+                part, order, spec.units, spec.answers, spec.required, 0, spec.m), (part, lead)
+        memoised = spec.follows(limit=200)
+        spec.memo = []
+        assert memoised == spec.follows(limit=200)
+        checked += 1
+    assert checked > 300

@@ -166,36 +166,46 @@ def _multisets_count(items: list[tuple[int, int]], n: int) -> int:
     return ways[n]
 
 
-def _multisets(items: list[tuple[int, int]], n: int) -> list[list[int]]:
+def _multisets(items: list[tuple[int, int]], n: int,
+               keep: Callable[[list[int]], bool] | None = None, cap: int = -1
+               ) -> list[list[int]]:
     """Every sub-multiset of ``n`` cards of the ``(card, copies)`` items, as card lists: the
     most copies of the first item first, then of the next (depth first). Branches that the
-    items left cannot fill are not walked (they hold no multiset)."""
+    items left cannot fill are not walked (they hold no multiset). Only those ``keep``
+    accepts, when given; with ``cap`` >= 0 the walk stops once it has ``cap + 1`` (enough to
+    know there are more than ``cap``)."""
     if n == 1:  # one card: each card held, in the items' order (as the walk finds them)
-        return [[card] for card, k in items if k > 0]
+        return [[card] for card, k in items if k > 0 and (keep is None or keep([card]))]
     out: list[list[int]] = []
     room = [0] * (len(items) + 1)  # copies held by items i.. (what is left to take from)
     for i in range(len(items) - 1, -1, -1):
         room[i] = room[i + 1] + items[i][1]
     chosen: list[int] = []
-    _walk_multisets(items, room, 0, n, chosen, out)
+    _walk_multisets(items, room, 0, n, chosen, out, keep, cap)
     return out
 
 
 def _walk_multisets(items: list[tuple[int, int]], room: list[int], i: int, need: int,
-                    chosen: list[int], out: list[list[int]]) -> None:
+                    chosen: list[int], out: list[list[int]],
+                    keep: Callable[[list[int]], bool] | None, cap: int) -> bool:
+    """The walk of :func:`_multisets`; ``True`` once it has more than ``cap``."""
     if need == 0:
-        out.append(list(chosen))
-        return
+        if keep is None or keep(chosen):
+            out.append(list(chosen))
+            return 0 <= cap < len(out)
+        return False
     if room[i] < need:
-        return
+        return False
     card, k = items[i]
     for take in range(min(k, need), -1, -1):
         if room[i + 1] < need - take:
             break  # taking fewer leaves even more to fill
         chosen.extend([card] * take)
-        _walk_multisets(items, room, i + 1, need - take, chosen, out)
+        if _walk_multisets(items, room, i + 1, need - take, chosen, out, keep, cap):
+            return True
         if take:
             del chosen[-take:]
+    return False
 
 
 @dataclass
@@ -311,12 +321,16 @@ class FollowSpec:
         suit_items = sorted(self.suit.items())
         other_items = sorted(self.others.items())
         rest = self.n - self.m
-        if _multisets_count(other_items, rest) > limit or \
-                _multisets_count(suit_items, self.m) > 50 * limit:
+        ways = _multisets_count(other_items, rest)  # the choices of the other cards
+        if ways > limit or _multisets_count(suit_items, self.m) > 50 * limit:
             return None
+        if ways == 0:
+            return []
+        cap = limit // ways  # more suit parts than this: more follows than the limit
         units = self.units
         if all(not self.answers[i][r] for i, r in enumerate(self.required)):
-            parts = _multisets(suit_items, self.m)  # no structure owed: every one will do
+            # no structure owed: every one will do
+            parts = _multisets(suit_items, self.m, None, cap)
         elif len(units) == 1 and units[0].length == 1 and self.n == self.m == units[0].width \
                 and self.required[0] == 0 and self.answers[0][0] == ((units[0].width, 1),):
             # n of a kind led and held: the follows are the n-of-a-kinds held, in the order
@@ -324,13 +338,13 @@ class FollowSpec:
             width = units[0].width
             parts = [[c] * width for c, k in suit_items if k >= width]
         else:
-            parts = [s for s in _multisets(suit_items, self.m)
-                     if self._achieves(counts_of(s), self.m)]
+            parts = _achieving(suit_items, self.m, self.order, units, self.answers,
+                               self.required, cap)
         if not parts:
             return []
-        extras = list(_multisets(other_items, rest))
-        if len(parts) * len(extras) > limit:
+        if len(parts) > cap:
             return None
+        extras = _multisets(other_items, rest)
         return [sorted(p + e) for p in parts for e in extras]
 
     def first_follows(self, limit: int, max_checked: int = 2_000_000) -> list[list[int]]:
@@ -401,6 +415,63 @@ class FollowSpec:
         chosen += rest_suit[: max(0, self.m - len(chosen))]
         chosen += others[: self.n - len(chosen)]
         return chosen
+
+
+def _achieving(items: list[tuple[int, int]], m: int, order: CardOrder, units: list[Unit],
+               answers, required: list[int], cap: int) -> list[list[int]]:
+    """The sub-multisets of ``m`` cards of the suit ``items`` that show the ``required``
+    answers (those :meth:`FollowSpec._achieves` accepts), in :func:`_multisets`' order; at
+    most ``cap + 1`` of them (more: there are more than ``cap``). Built from the placements
+    of the required answers (each way :func:`_search` can place them in the whole holding),
+    each with every filling of the cards left: a multiset shows the answers exactly when it
+    holds one such placement."""
+    index = {card: i for i, (card, _) in enumerate(items)}
+    found: set[tuple[int, ...]] = set()
+    for placed in _placements(dict(items), order, units, answers, required, 0, m):
+        left = [(card, k - placed.get(card, 0)) for card, k in items]
+        need = m - sum(placed.values())
+        for filling in _multisets([x for x in left if x[1] > 0], need):
+            counts = [0] * len(items)
+            for card, k in placed.items():
+                counts[index[card]] += k
+            for card in filling:
+                counts[index[card]] += 1
+            found.add(tuple(counts))
+            if len(found) > cap >= 0:
+                break
+        if len(found) > cap >= 0:
+            break
+    # the walk's order: the most copies of the first item first, then of the next
+    ordered = sorted(found, key=lambda counts: [-k for k in counts])
+    return [[items[i][0] for i, k in enumerate(counts) for _ in range(k)]
+            for counts in ordered]
+
+
+def _placements(avail: dict[int, int], order: CardOrder, units: list[Unit], answers,
+                required: list[int], i: int, budget: int) -> list[dict[int, int]]:
+    """Every placement of the required answers for units i.. that :func:`_search` can make
+    in ``avail`` (as the cards placed: card -> copies); empty when it can make none."""
+    if i == len(units):
+        return [{}]
+    shape = answers[i][required[i]]
+    room = max(0, min(units[i].size, budget))
+    if shape_size(shape) > room:
+        return []
+    out: list[dict[int, int]] = []
+    for placed in _all_covers(avail, order, shape):
+        rest = dict(avail)
+        here: dict[int, int] = {}
+        for u in placed:
+            for c in u.cards:
+                rest[c] -= u.width
+                here[c] = here.get(c, 0) + u.width
+        for more in _placements(rest, order, units, answers, required, i + 1,
+                                budget - units[i].size):
+            both = dict(here)
+            for c, k in more.items():
+                both[c] = both.get(c, 0) + k
+            out.append(both)
+    return out
 
 
 def _search(avail: dict[int, int], order: CardOrder, units: list[Unit], answers, required,

@@ -117,9 +117,17 @@ def test_a_ruleset_unpickled_elsewhere_takes_that_process_memo_key() -> None:
                                                ("four-deck", {})])
 def test_the_legal_follows_memo_matches_a_fresh_search(name: str, options: dict) -> None:
     """replay.legal memoises the answers a follow owes and whether a suit holding shows them
-    on the holding's shape: the required answers, each holding's verdict and the legal follows
-    are those its own search finds afresh."""
-    from replay.legal import _find_required, _search, follow_spec
+    on the holding's shape, and builds the suit parts of the follows from the placements of
+    the answers owed: the required answers, each holding's verdict, the suit parts and the
+    legal follows are those its own search finds afresh, holding by holding."""
+    from replay.legal import (
+        _achieving,
+        _find_required,
+        _multisets,
+        _multisets_count,
+        _search,
+        follow_spec,
+    )
     from replay.trick import Trick, TrickPlay
     from replay.units import counts_of
 
@@ -127,7 +135,7 @@ def test_the_legal_follows_memo_matches_a_fresh_search(name: str, options: dict)
     state = HandReplay(rules, Hand(match="m", number=1, events=[]))
     rng = random.Random("follows" + name + str(options))
     most = 4 if name == "four-deck" else options["decks"]
-    checked = 0
+    checked = built = 0
     for _ in range(800):
         order = standard_order(rng.choice(TRUMPS), rng.choice(LEVELS))
         state.order = order
@@ -159,8 +167,14 @@ def test_the_legal_follows_memo_matches_a_fresh_search(name: str, options: dict)
             part = counts_of(rng.sample(suit, spec.m))
             assert spec._achieves(part, spec.m) == _search(
                 part, order, spec.units, spec.answers, spec.required, 0, spec.m), (part, lead)
+        items = sorted(spec.suit.items())
+        if _multisets_count(items, spec.m) <= 3000:  # built from placements: the same list
+            assert _achieving(items, spec.m, order, spec.units, spec.answers, spec.required,
+                              -1) == [s for s in _multisets(items, spec.m)
+                                      if spec._achieves(counts_of(s), spec.m)], (items, lead)
+            built += 1
         memoised = spec.follows(limit=200)
         spec.memo = []
         assert memoised == spec.follows(limit=200)
         checked += 1
-    assert checked > 300
+    assert checked > 300 and built > 200

@@ -33,7 +33,7 @@ class Lead:
         return len(self.units) > 1
 
 
-_UNITS_IN: Final[dict[tuple, list[Unit]]] = {}
+_UNITS_IN: Final[dict[tuple[int, ...], list[Unit]]] = {}
 """units_in's answers, keyed on everything that decides them: the order, the widest unit and
 the holding as given (card and copies, in its order: the answer lists units in that order).
 Playouts of one deal meet the same holdings again and again."""
@@ -58,7 +58,10 @@ def _memo_key(head: list[int], budget: int, avail: dict[int, int], order: CardOr
 
 def units_in(holding: dict[int, int], order: CardOrder, max_width: int) -> list[Unit]:
     """Every unit a holding of one suit class can lead: singles, n-of-a-kind, chains."""
-    key = (order.uid, max_width, *holding.items())
+    codes = [order.uid, max_width]
+    for card, copies in holding.items():  # flat ints, in the holding's order: cheap to hash
+        codes.append(card * 16 + copies)
+    key = tuple(codes)
     known = _UNITS_IN.get(key)
     if known is None:
         if len(_UNITS_IN) > 20_000:

@@ -35,6 +35,14 @@ def greedy_play(state: HandReplay, seat: int) -> list[int]:
     trick = state.trick
     if trick is None or not trick.plays:
         return greedy_lead(state, seat)
+    if trick.lead_size == 1 and not trick.special:
+        # a single led: any card of its suit, else any card (what follow_spec allows)
+        cards = state.class_holding(seat, trick.lead_class)
+        if not cards:
+            held = state.held[seat]
+            cards = {c: held[c] for c in range(54) if held[c]}
+        if len(cards) <= _ENUMERATE:
+            return _choose_follow(state, seat, [[c] for c in sorted(cards)])
     return greedy_follow(state, seat, follow_spec(state, seat))
 
 
@@ -155,9 +163,10 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
 
 
 def greedy_follow(state: HandReplay, seat: int, spec: FollowSpec) -> list[int]:
+    """The rollout player's follow, among the follows ``spec`` allows (a few built ones when
+    they are too many to list)."""
     order = state.order
-    trick = state.trick
-    assert order is not None and trick is not None
+    assert order is not None
     points = state.points_table
     power = order.power
     found = spec.follows(limit=_ENUMERATE)
@@ -166,8 +175,19 @@ def greedy_follow(state: HandReplay, seat: int, spec: FollowSpec) -> list[int]:
                  spec.lowest(lambda c: (-points[c], power[c])),
                  spec.lowest(lambda c: (order.klass[c] != TRUMP, -power[c])),
                  spec.lowest(lambda c: (order.klass[c] != TRUMP, power[c]))]
+    return _choose_follow(state, seat, found)
+
+
+def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list[int]:
+    """The follow the rollout player makes among ``found`` (legal follows, in the order the
+    search lists them: ties go to the first)."""
+    order = state.order
+    trick = state.trick
+    assert order is not None and trick is not None
     if len(found) == 1:
         return found[0]
+    points = state.points_table
+    power = order.power
     kinds = [u.kind for u in trick.lead_units]
 
     def strength(cards: list[int]) -> tuple[int, int] | None:

@@ -86,9 +86,11 @@ def _top_power(suit: dict[int, int], order: CardOrder) -> int:
 
 
 def _beaten(state: HandReplay, theirs: list[tuple[int, dict[int, int]]], tops: list[int],
-            klass: int, u: Unit, trumps: dict[int, dict[int, int]]) -> bool:
+            klass: int, u: Unit, trumps: dict[int, dict[int, int]],
+            ruffs: dict[int, bool]) -> bool:
     """Whether an opponent (``theirs``: each with its holding of ``klass``; ``tops``: its
-    highest power there) could beat ``u`` led in ``klass``: by a higher unit or a ruff."""
+    highest power there) could beat ``u`` led in ``klass``: by a higher unit or a ruff
+    (whether it can ruff a unit of that kind there, kept in ``ruffs`` for the lead)."""
     order = state.order
     assert order is not None
     single = u.width == 1 and u.length == 1
@@ -98,7 +100,11 @@ def _beaten(state: HandReplay, theirs: list[tuple[int, dict[int, int]]], tops: l
                 return True
         elif beats_unit(suit, order, u) is not None:
             return True
-        if _can_ruff(state, o, klass, u, trumps[o]):
+        key = (o * 8 + klass) * 65536 + u.width * 256 + u.length
+        ruff = ruffs.get(key)
+        if ruff is None:
+            ruff = ruffs[key] = _can_ruff(state, o, klass, u, trumps[o])
+        if ruff:
             return True
     return False
 
@@ -119,6 +125,7 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
 
     longest = -1
     trumps = {o: state.class_holding(o, TRUMP) for o in opponents}  # made once, read often
+    ruffs: dict[int, bool] = {}
     for klass in range(5):
         holding = state.class_holding(seat, klass)
         if not holding:
@@ -126,7 +133,7 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
         units = units_in(holding, order, state.max_width)
         theirs = [(o, state.class_holding(o, klass)) for o in opponents]
         tops = [_top_power(suit, order) for _, suit in theirs]  # beats any lower single
-        is_sure = [not _beaten(state, theirs, tops, klass, u, trumps) for u in units]
+        is_sure = [not _beaten(state, theirs, tops, klass, u, trumps, ruffs) for u in units]
         sure = [u for u, ok in zip(units, is_sure, strict=True) if ok]
         if len(sure) >= 2 and (klass != TRUMP or rules.trump_throws):
             throw: list[int] = []

@@ -213,12 +213,16 @@ class Wanfen(Ruleset):
                 if kind == SEASONS and all(held[c] for c in of_rank):
                     return list(of_rank)
         elif kind == STRAIGHT:
+            eligible = _straight_cards(order.trump, order.level)
             for of_suit in _BY_SUIT:
                 run: list[int] = []
                 for c in of_suit:
-                    run = [*run, c] if held[c] and _straight_card(c, order) else []
-                    if len(run) == 8:
-                        return run
+                    if held[c] and eligible[c]:
+                        run.append(c)
+                        if len(run) == 8:
+                            return run
+                    else:
+                        run = []
         return None
 
     def pattern_strength(self, pattern: str, cards: list[int], order: CardOrder
@@ -342,10 +346,21 @@ class Wanfen(Ruleset):
 
 def _straight_card(card: int, order: CardOrder) -> bool:
     """Whether a card may stand in a 同花顺: no level card, 书记, 军长 or 救星 (ruling 14)."""
-    c = Card(card)
-    if card in (COMMANDER, SAVIOUR) or c.is_joker or c.rank == order.level:
-        return False
-    return not (c.suit == order.trump and c.rank == secretary_rank(order.level))
+    return _straight_cards(order.trump, order.level)[card]
+
+
+@cache
+def _straight_cards(trump: Suit | None, level: Rank | None) -> tuple[bool, ...]:
+    """:func:`_straight_card` of every card, for one trump and level (read on every lead of a
+    rollout: worked out once)."""
+    out = []
+    for card in range(54):
+        c = Card(card)
+        if card in (COMMANDER, SAVIOUR) or c.is_joker or c.rank == level:
+            out.append(False)
+        else:
+            out.append(not (c.suit == trump and c.rank == secretary_rank(level)))
+    return tuple(out)
 
 
 @cache

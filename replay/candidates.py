@@ -79,7 +79,7 @@ def decision_choices(state: HandReplay, seat: int) -> tuple[list[list[int]], str
             ]
             for k in range(len(CLASS_NAMES)):  # the cheapest, keeping suit k
                 keys.append(lambda c, k=k: (order.klass[c] == k, points[c], power[c]))
-            found = [spec.lowest(key) for key in keys]
+            found = spec.lowest_each(keys)
             grouped = ("one follow per way of choosing what decides the value (cheapest, most "
                        "points, strongest, keeping each suit): more than 400 candidates")
     seen: set[tuple[int, ...]] = set()

@@ -12,7 +12,7 @@ import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from replay.engine import HandReplay
 from replay.order import TRUMP, CardOrder
@@ -386,9 +386,22 @@ class FollowSpec:
         """A legal follow that meets the obligations with the lowest cards it can."""
         return self._build(None, power)
 
+    def lowest_each(self, keys: list[Callable[[int], Any]]) -> list[list[int]]:
+        """:meth:`lowest` for each of ``keys`` (the answers owed placed once for all)."""
+        if self.pattern is not None:
+            return [list(self.pattern) for _ in keys]
+        chosen, avail = self._place(None)
+        return [self._fill(chosen, avail, None, key) for key in keys]
+
     def _build(self, rng: random.Random | None, power) -> list[int]:  # type: ignore[no-untyped-def]
         if self.pattern is not None:
             return list(self.pattern)
+        chosen, avail = self._place(rng)
+        return self._fill(chosen, avail, rng, power)
+
+    def _place(self, rng: random.Random | None) -> tuple[list[int], dict[int, int]]:
+        """The answers owed, placed (at random with ``rng``, else the first way that leaves
+        the later ones room): their cards, and the suit cards left."""
         avail = dict(self.suit)
         chosen: list[int] = []
         budget = self.m
@@ -407,6 +420,13 @@ class FollowSpec:
                     chosen.extend(c for u in placed for c in u.all_cards())
                     break
             budget -= self.units[i].size
+        return chosen, avail
+
+    def _fill(self, placed: list[int], avail: dict[int, int], rng: random.Random | None,
+              power) -> list[int]:  # type: ignore[no-untyped-def]
+        """The follow: the ``placed`` answers, then suit cards, then others (at random with
+        ``rng``, else the lowest by ``power``)."""
+        chosen = list(placed)
         rest_suit = [c for c, k in avail.items() for _ in range(k)]
         others = [c for c, k in self.others.items() for _ in range(k)]
         if rng is not None:

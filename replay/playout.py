@@ -178,10 +178,11 @@ def greedy_follow(state: HandReplay, seat: int, spec: FollowSpec) -> list[int]:
     power = order.power
     found = spec.follows(limit=_ENUMERATE)
     if found is None:
-        found = [spec.lowest(lambda c: (points[c], power[c])),
-                 spec.lowest(lambda c: (-points[c], power[c])),
-                 spec.lowest(lambda c: (order.klass[c] != TRUMP, -power[c])),
-                 spec.lowest(lambda c: (order.klass[c] != TRUMP, power[c]))]
+        klass = order.klass
+        found = spec.lowest_each([lambda c: (points[c], power[c]),
+                                  lambda c: (-points[c], power[c]),
+                                  lambda c: (klass[c] != TRUMP, -power[c]),
+                                  lambda c: (klass[c] != TRUMP, power[c])])
     return _choose_follow(state, seat, found)
 
 

@@ -128,7 +128,12 @@ class HandState:
         order = self.order
         assert order is not None
         held = self.held[seat]
-        return {c: held[c] for c in order.members[klass] if held[c]}
+        out: dict[int, int] = {}
+        for c in order.members[klass]:
+            copies: int = held[c]
+            if copies:
+                out[c] = copies
+        return out
 
     def remove(self, seat: int, cards: list[int]) -> list[int]:
         """Take cards from a holding; a card not among the known ones uses up a hidden card;

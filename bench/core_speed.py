@@ -4,6 +4,7 @@ the end of a hand, and the exact search of the last tricks.
     python bench/core_speed.py                 # 6 rulesets, 20 hands each
     python bench/core_speed.py --hands 50 --repeat 5
     python bench/core_speed.py --instructions     # instruction counts (valgrind), 3 hands
+    python bench/core_speed.py --dump out.json    # and every playout and search, to cmp builds
 
 For each ruleset (tractor with 1, 2 and 3 decks, four-deck, 打万分, 标分 with four players) it
 simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
@@ -27,6 +28,7 @@ search, and the differences are printed per playout and per search. Those do not
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import subprocess
@@ -126,6 +128,8 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=None, help="20 (3 with --instructions)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind)")
+    ap.add_argument("--dump", type=Path, help="write every playout's tricks and every search's "
+                    "value here (JSON), to compare two builds with cmp")
     ap.add_argument("--work", choices=["none", "play", "search"], help=argparse.SUPPRESS)
     ap.add_argument("--only", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -144,8 +148,12 @@ def main() -> None:
           f"{args.repeat}; {args.hands} hands per ruleset")
     print(f"{'ruleset':<14} {'playouts/s':>11} {'plays/s':>10} {'searches/s':>11} "
           f"{'positions/s':>12}")
+    dumped: dict[str, list] = {}
     for label, name, options in RULESETS:
         starts, ends = positions(name, options, args.hands)
+        if args.dump:
+            dumped[label] = [_tricks_of(state) for state in starts] + [
+                solve(clone(state), {}) for state in ends]
         best_play = best_search = float("inf")
         plays = nodes = 0
         for _ in range(args.repeat):
@@ -166,6 +174,20 @@ def main() -> None:
             best_search = min(best_search, time.process_time() - t0)
         print(f"{label:<14} {len(starts) / best_play:>11,.1f} {plays / best_play:>10,.0f} "
               f"{len(ends) / best_search:>11,.1f} {nodes / best_search:>12,.0f}")
+    if args.dump:
+        args.dump.write_text(json.dumps(dumped, sort_keys=True) + "\n")
+        print(f"every playout and search written to {args.dump}")
+
+
+def _tricks_of(state):  # type: ignore[no-untyped-def]
+    """A position played out by the rollout player: its points and every trick."""
+    from replay.rollouts import play_out
+    from replay.search import clone
+
+    world = clone(state)
+    points = play_out(world)
+    return [points, [[t.winner, t.points, [[p.seat, p.cards] for p in t.plays]]
+                     for t in world.tricks]]
 
 
 if __name__ == "__main__":

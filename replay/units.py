@@ -305,14 +305,15 @@ def _best_value(avail: dict[int, int], order: CardOrder, kinds: list[tuple[int, 
 def beats_unit(avail: dict[int, int], order: CardOrder, unit: Unit) -> Unit | None:
     """A unit in ``avail`` that beats ``unit``: as many copies, as long, starting strictly
     higher (rulings 1 and 3); ``None`` if there is none."""
-    if unit.width == 1 and unit.length == 1:  # a single: the highest card, as find_chains picks
-        power = order.power
+    width = unit.width
+    if unit.length == 1:  # a single, pair, ...: the highest card with the copies, as
+        power = order.power  # find_chains picks it (the first of equal powers)
         top_power, top_card = -1, -1
         for card, n in avail.items():
-            if n and power[card] > top_power:
+            if n >= width and power[card] > top_power:
                 top_power, top_card = power[card], card
-        return Unit(1, 1, top_power, (top_card,)) if top_power > unit.low else None
-    for candidate in find_chains(avail, order, unit.width, unit.length, descending=True):
+        return Unit(width, 1, top_power, (top_card,)) if top_power > unit.low else None
+    for candidate in find_chains(avail, order, width, unit.length, descending=True):
         if candidate.low > unit.low:
             return candidate
         break

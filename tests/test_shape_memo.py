@@ -178,3 +178,28 @@ def test_the_legal_follows_memo_matches_a_fresh_search(name: str, options: dict)
         assert memoised == spec.follows(limit=200)
         checked += 1
     assert checked > 300 and built > 200
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_beats_unit_finds_the_unit_the_chain_walk_finds(seed: int) -> None:
+    """beats_unit answers a single, pair, triple or quad without walking the chains: the same
+    unit the walk finds first (the highest, the first of equal powers: the off-suit level
+    cards), or none."""
+    from replay.units import beats_unit, find_chains
+
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(3000):
+        order = standard_order(rng.choice(TRUMPS), rng.choice(LEVELS))
+        cards = [c for c in range(54) if order.klass[c] == rng.randrange(5)]
+        if not cards:
+            continue
+        lead = [c for c, n in _holding(rng, cards, 4).items() for _ in range(n)]
+        avail = _holding(rng, cards, 4)
+        for unit in decompose(lead, order):
+            first = next(find_chains(avail, order, unit.width, unit.length, descending=True),
+                         None)
+            want = first if first is not None and first.low > unit.low else None
+            assert beats_unit(avail, order, unit) == want, (avail, unit.kind, unit.low)
+            checked += unit.width > 1
+    assert checked > 1000

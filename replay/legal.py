@@ -442,32 +442,26 @@ class FollowSpec:
 
 def _achieving(items: list[tuple[int, int]], m: int, order: CardOrder, units: list[Unit],
                answers, required: list[int], cap: int) -> list[list[int]]:
-    """The sub-multisets of ``m`` cards of the suit ``items`` that show the ``required``
+    """The sub-multisets of ``m`` cards of the suit ``items`` (by card) that show the ``required``
     answers (those :meth:`FollowSpec._achieves` accepts), in :func:`_multisets`' order; at
     most ``cap + 1`` of them (more: there are more than ``cap``). Built from the placements
     of the required answers (each way :func:`_search` can place them in the whole holding),
     each with every filling of the cards left: a multiset shows the answers exactly when it
     holds one such placement."""
-    index = {card: i for i, (card, _) in enumerate(items)}
+    # A multiset of the items (ordered by card) as its cards in order: the walk lists the
+    # most copies of the first item first, which is these tuples in ascending order.
     found: set[tuple[int, ...]] = set()
     for placed in _placements(dict(items), order, units, answers, required, 0, m):
         left = [(card, k - placed.get(card, 0)) for card, k in items]
         need = m - sum(placed.values())
+        cards = [card for card, k in placed.items() for _ in range(k)]
         for filling in _multisets([x for x in left if x[1] > 0], need):
-            counts = [0] * len(items)
-            for card, k in placed.items():
-                counts[index[card]] += k
-            for card in filling:
-                counts[index[card]] += 1
-            found.add(tuple(counts))
+            found.add(tuple(sorted(cards + filling)))
             if len(found) > cap >= 0:
                 break
         if len(found) > cap >= 0:
             break
-    # the walk's order: the most copies of the first item first, then of the next
-    ordered = sorted(found, key=lambda counts: [-k for k in counts])
-    return [[items[i][0] for i, k in enumerate(counts) for _ in range(k)]
-            for counts in ordered]
+    return [list(cards) for cards in sorted(found)]
 
 
 def _placements(avail: dict[int, int], order: CardOrder, units: list[Unit], answers,

@@ -214,27 +214,41 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
              for i in range(len(trick.plays) + 1, state.players)]
     threat = _threat(state, [o for o in later if state.team_side(o) != side], kinds)
     on_table = sum(points[c] for p in trick.plays for c in p.cards)
-
-    def cost(cards: list[int]) -> tuple[int, int]:
-        return (sum(points[c] for c in cards), sum(power[c] for c in cards))
-
+    # each follow's points and power, summed once (ties below go to the first listed)
+    pts: list[int] = []
+    pws: list[int] = []
+    for cs in found:
+        a = b = 0
+        for c in cs:
+            a += points[c]
+            b += power[c]
+        pts.append(a)
+        pws.append(b)
+    pick = 0
     if winner is not None and state.team_side(winner) == side and \
             (threat is None or best_now is None or threat <= best_now):
-        # the trick is ours whatever comes: feed it
-        return max(found, key=lambda cs: (sum(points[c] for c in cs),
-                                          -sum(power[c] for c in cs)))
-    winning = []
-    for cs in found:
+        # the trick is ours whatever comes: feed it (the most points, then the lowest cards)
+        for i in range(1, len(found)):
+            if pts[i] > pts[pick] or (pts[i] == pts[pick] and pws[i] < pws[pick]):
+                pick = i
+        return found[pick]
+    winning: list[int] = []
+    for i, cs in enumerate(found):
         key = strength(cs)
         if key is not None and (best_now is None or key > best_now) and \
                 (threat is None or threat <= key):
-            winning.append(cs)
-    if winning and (on_table > 0 or not later or
-                    any(sum(points[c] for c in cs) for cs in winning)):
+            winning.append(i)
+    if winning and (on_table > 0 or not later or any(pts[i] for i in winning)):
         # a sure win: the cheapest, and our own points in it
-        return min(winning, key=lambda cs: (sum(power[c] for c in cs),
-                                            -sum(points[c] for c in cs)))
-    return min(found, key=cost)
+        pick = winning[0]
+        for i in winning:
+            if pws[i] < pws[pick] or (pws[i] == pws[pick] and pts[i] > pts[pick]):
+                pick = i
+        return found[pick]
+    for i in range(1, len(found)):  # the cheapest: fewest points, then the lowest cards
+        if pts[i] < pts[pick] or (pts[i] == pts[pick] and pws[i] < pws[pick]):
+            pick = i
+    return found[pick]
 
 
 def _threat(state: HandReplay, seats: list[int], kinds: list[tuple[int, int]]

@@ -116,13 +116,10 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
     points = state.points_table
     opponents = _opponents(state, seat)
     defender = not state.team_side(seat)
-    best: tuple[float, list[int]] | None = None
-
-    def offer(score: float, cards: list[int]) -> None:
-        nonlocal best
-        if best is None or score > best[0]:
-            best = (score, cards)
-
+    # the best lead so far: its score and its cards (or the unit, made into cards at the end)
+    best_score = 0.0
+    best_cards: list[int] | None = None
+    best_unit: Unit | None = None
     longest = -1
     trumps = {o: state.class_holding(o, TRUMP) for o in opponents}  # made once, read often
     ruffs: dict[int, bool] = {}
@@ -144,29 +141,39 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
                         left[c] -= u.width
                     throw.extend(u.all_cards())
             if len(decompose(throw, order)) >= 2 and not failing_units(state, seat, throw):
-                offer(6.0 + len(throw) / 10, throw)
+                score = 6.0 + len(throw) / 10
+                if (best_cards is None and best_unit is None) or score > best_score:
+                    best_score, best_cards, best_unit = score, throw, None
         count = sum(holding.values())
         for u, ok in zip(units, is_sure, strict=True):
-            cards = u.all_cards()
             if ok:
-                score = 3.0 + u.size + sum(points[c] for c in cards) / 20
+                held_points = 0
+                for c in u.cards:
+                    held_points += points[c]
+                score = 3.0 + u.size + held_points * u.width / 20
                 if klass == TRUMP:
                     score -= 1.0 if defender else 0.0
             elif u.width > 1:
                 score = 1.0 + u.size / 4 - order.power[u.top] / 100
             else:
                 # a low single of the longest side suit; trump last
-                score = -order.power[cards[0]] / 100 - points[cards[0]] / 5 \
+                card = u.cards[0]
+                score = -order.power[card] / 100 - points[card] / 5 \
                     + (count / 100 if klass != TRUMP else -1.0)
-            offer(score, cards)
+            if (best_cards is None and best_unit is None) or score > best_score:
+                best_score, best_cards, best_unit = score, None, u
         if klass != TRUMP:
             longest = max(longest, count)
     for kind in rules.pattern_kinds:  # 打万分's special patterns: only their like beats them
         found = rules.holds_pattern(kind, state.held[seat], order, 0)
         if found is not None:
-            offer(8.0 + len(found) / 2, found)
-    assert best is not None
-    return best[1]
+            score = 8.0 + len(found) / 2
+            if (best_cards is None and best_unit is None) or score > best_score:
+                best_score, best_cards, best_unit = score, found, None
+    if best_cards is not None:
+        return best_cards
+    assert best_unit is not None
+    return best_unit.all_cards()
 
 
 def greedy_follow(state: HandReplay, seat: int, spec: FollowSpec) -> list[int]:

@@ -322,8 +322,8 @@ class FollowSpec:
             cards = self.suit or self.others
             return [[c] for c in sorted(cards)] if len(cards) <= limit else None
         suit_items = sorted(self.suit.items())
-        other_items = sorted(self.others.items())
         rest = self.n - self.m
+        other_items = sorted(self.others.items()) if rest else []  # none of them is played
         ways = _multisets_count(other_items, rest)  # the choices of the other cards
         if ways > limit or _multisets_count(suit_items, self.m) > 50 * limit:
             return None
@@ -347,6 +347,8 @@ class FollowSpec:
             return []
         if len(parts) > cap:
             return None
+        if not rest:
+            return parts  # each already in card order, as the walk and the builders list it
         extras = _multisets(other_items, rest)
         return [sorted(p + e) for p in parts for e in extras]
 

@@ -12,7 +12,7 @@ from gamelog.cards import Rank, Suit
 from gamelog.model import Hand
 from replay import get_ruleset
 from replay.engine import HandReplay
-from replay.order import standard_order
+from replay.order import CardOrder, standard_order
 from replay.phases.follow import answer_ranks, compute_answers
 from replay.units import _best_value, best_value, decompose, shape_codes
 
@@ -28,6 +28,13 @@ def _holding(rng: random.Random, cards: list[int], most: int) -> dict[int, int]:
         c = rng.choice(cards)
         avail[c] = min(most, avail.get(c, 0) + rng.randrange(1, 3))
     return avail
+
+
+def _random_order_and_cards(rng: random.Random) -> tuple[CardOrder, list[int]]:
+    """A random trump and level's card order, and the cards each kept when a fresh draw of a
+    suit class names its own (a random mix, mostly of one class or none)."""
+    order = standard_order(rng.choice(TRUMPS), rng.choice(LEVELS))
+    return order, [c for c in range(54) if order.klass[c] == rng.randrange(5)]
 
 
 def test_shape_codes_keep_touching_powers_and_close_wider_gaps() -> None:
@@ -51,8 +58,7 @@ def test_best_value_memo_matches_a_fresh_search(seed: int) -> None:
     rng = random.Random(seed)
     checked = 0
     for _ in range(3000):
-        order = standard_order(rng.choice(TRUMPS), rng.choice(LEVELS))
-        cards = [c for c in range(54) if order.klass[c] == rng.randrange(5)]
+        order, cards = _random_order_and_cards(rng)
         if not cards:
             continue
         avail = _holding(rng, cards, 4)
@@ -72,9 +78,8 @@ def test_answer_ranks_memo_matches_a_fresh_search(name: str, options: dict) -> N
     rng = random.Random(name + str(options))
     checked = 0
     for _ in range(1500):
-        order = standard_order(rng.choice(TRUMPS), rng.choice(LEVELS))
+        order, cards = _random_order_and_cards(rng)
         state.order = order
-        cards = [c for c in range(54) if order.klass[c] == rng.randrange(5)]
         if not cards:
             continue
         most = 4 if name == "four-deck" else options["decks"]
@@ -190,8 +195,7 @@ def test_beats_unit_finds_the_unit_the_chain_walk_finds(seed: int) -> None:
     rng = random.Random(seed)
     checked = 0
     for _ in range(3000):
-        order = standard_order(rng.choice(TRUMPS), rng.choice(LEVELS))
-        cards = [c for c in range(54) if order.klass[c] == rng.randrange(5)]
+        order, cards = _random_order_and_cards(rng)
         if not cards:
             continue
         lead = [c for c, n in _holding(rng, cards, 4).items() for _ in range(n)]

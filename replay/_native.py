@@ -10,15 +10,23 @@ the tests of this guard).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
-import json
 import os
 import sys
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
+
+try:  # the built-in SHA-256: hashlib would load OpenSSL, a few ms of every start-up
+    from _sha256 import sha256 as _sha256  # Python 3.11
+except ImportError:  # pragma: no cover - Python 3.12 renamed it; else OpenSSL's
+    try:
+        from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,no-redef]
+    except ImportError:
+        from hashlib import sha256 as _sha256  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
@@ -50,8 +58,10 @@ def select() -> bool:
     pure = os.environ.get("SHENGJI_PURE", "") not in ("", "0")
     stamp = os.environ.get("SHENGJI_NATIVE_STAMP") or HERE / "_native_build.json"  # tests
     try:
-        built = json.loads(Path(stamp).read_text())
-    except (OSError, ValueError):
+        built = msgspec.json.decode(Path(stamp).read_bytes())
+    except (OSError, msgspec.DecodeError):
+        built = {}
+    if not isinstance(built, dict):
         built = {}
     found = {}
     for name in COMPILED:
@@ -67,7 +77,7 @@ def select() -> bool:
                           "installed; running it compiled", RuntimeWarning, stacklevel=3)
         return all(found.values())
     fresh = all(found.values()) and all(
-        built.get(name) == hashlib.sha256(path.read_bytes()).hexdigest()
+        built.get(name) == _sha256(path.read_bytes()).hexdigest()
         for name, path in sources.items())
     if fresh and not pure:
         return True

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from gamelog.model import (
+    EVENT_TYPES,
     Bid,
     Deal,
     Declare,
@@ -83,6 +84,8 @@ class HandReplay(HandState):
                                f"the {type(ev).__name__} event names seat {seat}, but the table "
                                f"has seats 0 to {self.players - 1}; the event is skipped.")
                 return False
+        if type(ev) not in _WITH_BLOCKERS:
+            return True
         for b in getattr(ev, "blockers", None) or []:
             if not 0 <= b.seat < self.players:
                 self.violation("event.no-such-seat",
@@ -165,6 +168,9 @@ class HandReplay(HandState):
 
 
 _SEAT_FIELDS_OF: Final[dict[type, tuple[str, ...]]] = {}
+_WITH_BLOCKERS: Final = frozenset(kind for kind in EVENT_TYPES
+                                  if "blockers" in getattr(kind, "__struct_fields__", ()))
+"""The event types with a ``blockers`` field (a missing attribute costs an exception)."""
 
 
 def _seat_fields(kind: type) -> tuple[str, ...]:

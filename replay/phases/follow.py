@@ -36,8 +36,10 @@ def answers_to(rules: Ruleset, kind: tuple[int, int]) -> list[tuple[tuple[int, i
 
 def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int] | None,
            known_count: int, hidden: int) -> None:
-    """A follow to an ordinary lead; ``suit_known`` and ``known_count`` are the seat's known
-    cards of the led suit before it played, ``hidden`` its hidden cards then."""
+    """A follow to an ordinary lead, judged after the cards left the seat's holding;
+    ``known_count`` is the seat's known cards of the led suit before it played, ``hidden`` its
+    hidden cards then, and ``suit_known`` those known cards when the follow is short of the
+    suit (the violation lists them)."""
     order = s.order
     trick = s.trick
     assert order is not None and trick is not None
@@ -65,10 +67,13 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
     # Structure: the played suit cards must show the best answers the holding allows.
     if trick.singles_only:
         return
-    holding = dict(suit_known or {})
-    for c in in_suit:  # cards that came out of hidden ones were held too
-        if holding.get(c, 0) < in_suit.count(c):
-            holding[c] = in_suit.count(c)
+    budget = len(in_suit)
+    played = counts_of(in_suit)
+    units = trick.lead_units
+    if len(units) == 1 and units[0].length == 1 and budget >= units[0].width and \
+            any(n >= units[0].width for n in played.values()):
+        return  # a pair (triple, quad) answered in kind: the best answer there is
+    holding = _holding_before(s, seat, k, played)
     most = 0
     total = 0
     for copies in holding.values():
@@ -77,14 +82,8 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
             most = copies
     if most < 2:
         return  # every answer with structure needs two copies of a card: none is owed
-    if total == len(in_suit):
+    if total == budget:
         return  # every card of the suit it held is played: it showed all it could
-    budget = len(in_suit)
-    played = counts_of(in_suit)
-    units = trick.lead_units
-    if len(units) == 1 and units[0].length == 1 and budget >= units[0].width and \
-            any(n >= units[0].width for n in played.values()):
-        return  # a pair (triple, quad) answered in kind: the best answer there is
     shown = answer_ranks(s, played, units, budget)
     if not any(shown):
         return  # the best answer to every unit: nothing better could have been owed
@@ -92,7 +91,8 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
     for i, (want, got) in enumerate(zip(best, shown, strict=True)):
         if got > want:  # a worse answer (answers are indexed best first)
             unit = units[i]
-            want_units = compute_answers(s, holding, units, budget)[i][2]
+            ordered = {c: holding[c] for c in order.members[k] if c in holding}
+            want_units = compute_answers(s, ordered, units, budget)[i][2]
             answers = answers_to(s.rules, unit.kind)
             could = ", ".join(show(x.all_cards()) for x in want_units) or "singles"
             s.violation(s.rules.follow_rule_id(unit.kind),
@@ -140,6 +140,25 @@ def follow_special(s: HandState, seat: int, cards: list[int], hidden: int) -> No
                     f"seat {seat} plays {played} trump(s) to a {trick.special}, a trump "
                     f"lead, but held {trumps_held}.", seat=seat, cards=cards,
                     required=f"{min(len(cards), trumps_held)} trump(s)")
+
+
+def _holding_before(s: HandState, seat: int, klass: int, played: dict[int, int]
+                    ) -> dict[int, int]:
+    """A seat's cards of a suit class before it played ``played`` (card -> copies), as far
+    as they were known: what is left plus the cards played. A card played out of hidden ones,
+    or not held at all, counts as held (it came from the hand): each card's copies are
+    max(held before, played), since playing a card uses the held copies first. In no
+    particular order (the answers owed depend on the copies alone)."""
+    assert s.order is not None
+    held = s.held[seat]
+    out: dict[int, int] = {}
+    for c in s.order.members[klass]:
+        copies: int = held[c]
+        if copies:
+            out[c] = copies
+    for c, n in played.items():
+        out[c] = out.get(c, 0) + n
+    return out
 
 
 def _suit_before(s: HandState, seat: int, klass: int, played: list[int]) -> dict[int, int]:

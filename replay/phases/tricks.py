@@ -9,7 +9,7 @@ Asks of the ruleset (its "tricks" section): ``order``, ``special_lead``,
 from __future__ import annotations
 
 from gamelog.cards import Card
-from replay.order import TRUMP
+from replay.order import TRUMP, CardOrder
 from replay.phases.follow import follow, follow_special
 from replay.phases.throws import forced_lead, thrown_lead
 from replay.state import INDEX, RANK_OF, HandState
@@ -77,9 +77,17 @@ def play(s: HandState, seat: int, tokens: list[str]) -> Trick | None:
     known_before = 0
     if not leading:
         assert s.class_left is not None
-        known_before = s.class_left[seat][trick.lead_class]
+        lead_class = trick.lead_class
+        known_before = s.class_left[seat][lead_class]
         if known_before and (len(cards) > 1 or trick.lead_size > 1):
-            suit_before = {c: held[c] for c in order.members[trick.lead_class] if held[c]}
+            klass_of = order.klass
+            in_suit = 0
+            for c in cards:
+                if klass_of[c] == lead_class:
+                    in_suit += 1
+            if in_suit < min(trick.lead_size, known_before):  # short of the suit: the
+                # violation lists what it held (a follow in suit rebuilds it when it must)
+                suit_before = {c: held[c] for c in order.members[lead_class] if held[c]}
     hidden_before = s.hidden[seat]
     missing = s.remove(seat, cards)
     if missing:
@@ -188,6 +196,28 @@ def _lead(s: HandState, trick: Trick, seat: int, cards: list[int], checked: bool
             trick.throw = True
 
 
+def _may_beat(order: CardOrder, lead_class: int, cards: list[int], best: int) -> bool:
+    """Whether a play could beat the strength code ``best`` (rank * 2**16 + value): its
+    :func:`~replay.trick.play_strength` is at most its rank with its highest card's power,
+    since the value is a top power of a unit of its cards. ``False`` spares the exact
+    strength of a play that cannot win."""
+    klass = order.klass
+    first = klass[cards[0]]
+    if first == lead_class:
+        bound = 0
+    elif lead_class != TRUMP and first == TRUMP:
+        bound = 65536
+    else:
+        return False  # play_strength: None
+    power = order.power
+    top = 0
+    for c in cards:
+        p = power[c]
+        if p > top:
+            top = p
+    return bound + top > best
+
+
 def _finish_trick(s: HandState, trick: Trick) -> Trick:
     """The trick's winner (ruling 7), its points to the defenders if they won it, and the
     next leader."""
@@ -216,8 +246,12 @@ def _finish_trick(s: HandState, trick: Trick) -> Trick:
             p.role = "trump"
         else:
             p.role = "discard"
-        key = (rules.pattern_strength(special, cards, order)
-               if special else play_strength(order, lead_class, kinds, cards))
+        if special:
+            key = rules.pattern_strength(special, cards, order)
+        elif best >= 0 and not _may_beat(order, lead_class, cards, best):
+            continue
+        else:
+            key = play_strength(order, lead_class, kinds, cards)
         if key is not None:
             code = key[0] * 65536 + key[1]
             if code > best:

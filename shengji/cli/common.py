@@ -101,14 +101,14 @@ def check_ruleset(ruleset: str | None, options: dict[str, Any]) -> None:
     """Refuse, before any work, a ruleset and ``-O`` options it does not accept (exit 2): an
     option no ruleset (or not the one named) has, with a "did you mean", or a value none
     accepts. Without ``--ruleset`` each header's ruleset takes the options it has."""
-    import difflib
-
     from replay.rulesets.base import RulesetError, all_rulesets, ruleset_class
 
     classes = [ruleset_class(ruleset)] if ruleset is not None else all_rulesets()
     for key, value in options.items():
         having = [c for c in classes if any(o.name == key for o in c.options)]
         if not having:
+            import difflib
+
             names = sorted({o.name for c in classes for o in c.options})
             near = difflib.get_close_matches(key, names, n=1)
             whose = (f"ruleset {classes[0].name} has no option {key!r}" if ruleset is not None

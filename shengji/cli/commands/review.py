@@ -3,7 +3,6 @@ as text or JSON, with each seat's accuracy."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -190,6 +189,8 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
     """One hand's review: a JSON object, or lines for people (the marked decisions)."""
     seats = range(len(seat_names))
     if fmt == "json":
+        import json
+
         click.echo(json.dumps({
             "match": r.match, "hand": r.hand, "skipped": r.skipped,
             "players": seat_names,

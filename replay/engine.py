@@ -56,12 +56,12 @@ class HandReplay(HandState):
             return
         self.seq = ev.seq
         kind = type(ev)
-        if kind is Play and not self.finished:  # the hot path: most events are plays
+        if kind is _PLAY and not self.finished:  # the hot path: most events are plays
             seat: int = ev.seat  # type: ignore[union-attr,attr-defined]
             if 0 <= seat < self.players:
                 self._play(seat, ev.cards)  # type: ignore[union-attr,attr-defined]
                 return
-        elif kind is TrickEnd:  # the next most frequent: one per trick
+        elif kind is _TRICK_END:  # the next most frequent: one per trick
             winner = ev.winner  # type: ignore[union-attr,attr-defined]
             if 0 <= winner < self.players:
                 outcome.trick_claim(self, ev)  # type: ignore[arg-type]
@@ -167,6 +167,10 @@ class HandReplay(HandState):
         )
 
 
+_PLAY: Final = Play
+_TRICK_END: Final = TrickEnd
+"""The two most frequent event types, as compiled constants (a name imported from a module
+that is not compiled is looked up in the module's dict at every use)."""
 _SEAT_FIELDS_OF: Final[dict[type, tuple[str, ...]]] = {}
 _WITH_BLOCKERS: Final = frozenset(kind for kind in EVENT_TYPES
                                   if "blockers" in getattr(kind, "__struct_fields__", ()))

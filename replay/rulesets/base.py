@@ -65,6 +65,8 @@ class RulesetError(ValueError):
 
 _MEMO_KEYS: dict[tuple[Any, ...], int] = {}
 """Each ruleset identity met, to its :attr:`Ruleset.memo_key`."""
+_POINTS: dict[int, list[int]] = {}
+""":meth:`Ruleset.points_table` by :attr:`Ruleset.memo_key`."""
 
 
 class Ruleset(abc.ABC):
@@ -198,8 +200,11 @@ class Ruleset(abc.ABC):
     def points_table(self) -> list[int]:
         """:meth:`card_points` of every card, by index (computed once; do not mutate)."""
         table: list[int] | None = self.__dict__.get("_points")
-        if table is None:
-            table = self.__dict__["_points"] = [self.card_points(Card(c)) for c in range(54)]
+        if table is None:  # once per ruleset identity (a match's header makes a new ruleset)
+            table = _POINTS.get(self.memo_key)
+            if table is None:
+                table = _POINTS[self.memo_key] = [self.card_points(Card(c)) for c in range(54)]
+            self.__dict__["_points"] = table
         return table
 
     def max_width(self) -> int:

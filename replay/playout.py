@@ -131,7 +131,8 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
         theirs = [(o, state.class_holding(o, klass)) for o in opponents]
         tops = [_top_power(suit, order) for _, suit in theirs]  # beats any lower single
         is_sure = [not _beaten(state, theirs, tops, klass, u, trumps, ruffs) for u in units]
-        sure = [u for u, ok in zip(units, is_sure, strict=True) if ok]
+        # by index: zip(..., strict=True) is a generic call when compiled
+        sure = [units[i] for i in range(len(units)) if is_sure[i]]
         if len(sure) >= 2 and (klass != TRUMP or rules.trump_throws):
             throw: list[int] = []
             left = dict(holding)
@@ -145,8 +146,9 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
                 if (best_cards is None and best_unit is None) or score > best_score:
                     best_score, best_cards, best_unit = score, throw, None
         count = sum(holding.values())
-        for u, ok in zip(units, is_sure, strict=True):
-            if ok:
+        for i in range(len(units)):
+            u = units[i]
+            if is_sure[i]:
                 held_points = 0
                 for c in u.cards:
                     held_points += points[c]
@@ -224,13 +226,18 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
     # each follow's points and power, summed once (ties below go to the first listed)
     pts: list[int] = []
     pws: list[int] = []
+    tops: list[int] = []  # the highest power: a bound on the strength (see below)
     for cs in found:
-        a = b = 0
+        a = b = top = 0
         for c in cs:
             a += points[c]
-            b += power[c]
+            pw = power[c]
+            b += pw
+            if pw > top:
+                top = pw
         pts.append(a)
         pws.append(b)
+        tops.append(top)
     pick = 0
     if winner is not None and state.team_side(winner) == side and \
             (threat is None or best_now is None or threat <= best_now):
@@ -240,7 +247,21 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
                 pick = i
         return found[pick]
     winning: list[int] = []
+    klass = order.klass
+    lead_class = trick.lead_class
     for i, cs in enumerate(found):
+        if best_now is not None and not trick.special:
+            # play_strength is at most (its rank, its highest power): a follow whose bound
+            # does not beat the best so far cannot win, and is not valued
+            first = klass[cs[0]]
+            if first == lead_class:
+                rank = 0
+            elif lead_class != TRUMP and first == TRUMP:
+                rank = 1
+            else:
+                continue  # play_strength: None
+            if (rank, tops[i]) <= best_now:
+                continue
         key = strength(cs)
         if key is not None and (best_now is None or key > best_now) and \
                 (threat is None or threat <= key):

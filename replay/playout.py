@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.engine import HandReplay, play_strength
+from replay.engine import HandReplay, Trick, play_strength
 from replay.legal import FollowSpec, failing_units, follow_spec, units_in
 from replay.order import TRUMP, CardOrder
 from replay.search import apply_play, final_points, to_play
@@ -206,16 +206,10 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
     points = state.points_table
     power = order.power
     kinds = [u.kind for u in trick.lead_units]
-
-    def strength(cards: list[int]) -> tuple[int, int] | None:
-        if trick.special:
-            return state.rules.pattern_strength(trick.special, cards, order)
-        return play_strength(order, trick.lead_class, kinds, cards)
-
     best_now: tuple[int, int] | None = None
     winner = None
     for p in trick.plays:
-        key = strength(p.cards)
+        key = _strength(state, order, trick, kinds, p.cards)
         if key is not None and (best_now is None or key > best_now):
             best_now, winner = key, p.seat
     side = state.team_side(seat)
@@ -249,8 +243,10 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
     winning: list[int] = []
     klass = order.klass
     lead_class = trick.lead_class
+    bound = not trick.special and best_now is not None
+    best_rank, best_value = best_now if best_now is not None else (0, 0)
     for i, cs in enumerate(found):
-        if best_now is not None and not trick.special:
+        if bound:
             # play_strength is at most (its rank, its highest power): a follow whose bound
             # does not beat the best so far cannot win, and is not valued
             first = klass[cs[0]]
@@ -260,9 +256,9 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
                 rank = 1
             else:
                 continue  # play_strength: None
-            if (rank, tops[i]) <= best_now:
+            if rank < best_rank or (rank == best_rank and tops[i] <= best_value):
                 continue
-        key = strength(cs)
+        key = _strength(state, order, trick, kinds, cs)
         if key is not None and (best_now is None or key > best_now) and \
                 (threat is None or threat <= key):
             winning.append(i)
@@ -277,6 +273,15 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
         if pts[i] < pts[pick] or (pts[i] == pts[pick] and pws[i] < pws[pick]):
             pick = i
     return found[pick]
+
+
+def _strength(state: HandReplay, order: CardOrder, trick: Trick,
+              kinds: list[tuple[int, int]], cards: list[int]) -> tuple[int, int] | None:
+    """How strongly ``cards`` compete in the trick in progress (a special pattern's own
+    strength, else :func:`play_strength`)."""
+    if trick.special:
+        return state.rules.pattern_strength(trick.special, cards, order)
+    return play_strength(order, trick.lead_class, kinds, cards)
 
 
 def _threat(state: HandReplay, seats: list[int], kinds: list[tuple[int, int]]

@@ -191,22 +191,24 @@ def _multisets(items: list[tuple[int, int]], n: int,
 def _walk_multisets(items: list[tuple[int, int]], room: list[int], i: int, need: int,
                     chosen: list[int], out: list[list[int]],
                     keep: Callable[[list[int]], bool] | None, cap: int) -> bool:
-    """The walk of :func:`_multisets`; ``True`` once it has more than ``cap``."""
+    """The walk of :func:`_multisets`; ``True`` once it has more than ``cap``. From item
+    ``i`` on, the next item to take copies of (the most first; skipping an item is moving to
+    the next, without a level of recursion for it)."""
     if need == 0:
         if keep is None or keep(chosen):
             out.append(list(chosen))
             return 0 <= cap < len(out)
         return False
-    if room[i] < need:
-        return False
-    card, k = items[i]
-    for take in range(min(k, need), -1, -1):
-        if room[i + 1] < need - take:
-            break  # taking fewer leaves even more to fill
-        chosen.extend([card] * take)
-        if _walk_multisets(items, room, i + 1, need - take, chosen, out, keep, cap):
-            return True
-        if take:
+    for j in range(i, len(items)):
+        if room[j] < need:
+            return False  # the items left cannot fill it (nor can any later start)
+        card, k = items[j]
+        for take in range(min(k, need), 0, -1):
+            if room[j + 1] < need - take:
+                break  # taking fewer leaves even more to fill
+            chosen.extend([card] * take)
+            if _walk_multisets(items, room, j + 1, need - take, chosen, out, keep, cap):
+                return True
             del chosen[-take:]
     return False
 

@@ -1,0 +1,79 @@
+"""The shortcuts of the replay's hot paths give what the long way gives (session 17): the
+strength bound that spares valuing a play that cannot win a trick (the trick's winner and the
+rollout player's follows), and a follow's suit holding rebuilt after the play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gamelog.model import Hand
+from replay import get_ruleset
+from replay.engine import HandReplay
+from replay.order import TRUMP
+from replay.phases.follow import _holding_before
+from replay.phases.tricks import _may_beat
+from replay.trick import play_strength
+from tests.test_shape_memo import _random_order_and_cards
+
+KINDS = [[(1, 1)], [(1, 1), (1, 1)], [(2, 1)], [(2, 2)], [(3, 1)], [(2, 1), (1, 1)],
+         [(2, 2), (2, 1)], [(4, 1)], [(3, 2)]]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_play_is_never_stronger_than_its_bound(seed: int) -> None:
+    """``play_strength`` is at most (its rank, its highest card's power): ``_may_beat`` says
+    no only when the exact strength does not beat the best so far, so skipping those plays
+    never changes a trick's winner."""
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(4000):
+        order, _ = _random_order_and_cards(rng)
+        lead_class = rng.randrange(5)
+        kinds = rng.choice(KINDS)
+        size = sum(w * n for w, n in kinds)
+        pool = [c for c in range(54) if rng.random() < 0.6 or order.klass[c] in (lead_class, TRUMP)]
+        cards = [rng.choice(pool) for _ in range(size)]
+        key = play_strength(order, lead_class, kinds, cards)
+        code = None if key is None else key[0] * 65536 + key[1]
+        top = max(order.power[c] for c in cards)
+        for best in (0, top - 1, top, top + 1, 65536 + top - 1, 65536 + top, 65536 + top + 1):
+            if code is not None and code > best:
+                assert _may_beat(order, lead_class, cards, best), (cards, kinds, best)
+                checked += 1
+            if not _may_beat(order, lead_class, cards, best):
+                assert code is None or code <= best
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("name", "options"), [("tractor", {"decks": 2}), ("four-deck", {})])
+def test_a_follows_holding_before_is_what_was_held_or_played(name: str, options: dict) -> None:
+    """What ``follow`` judges structure on: for each card of the suit, the copies held before
+    the play or the copies played, whichever is more (a card played out of hidden ones, or not
+    held at all, counts as held), rebuilt from the holding after the play."""
+    rules = get_ruleset(name, **options)
+    rng = random.Random(name)
+    copies = rules.decks
+    for _ in range(600):
+        state = HandReplay(rules, Hand(match="m", number=1, events=[]))
+        order, cards = _random_order_and_cards(rng)
+        if not cards:
+            continue
+        state.order = order
+        klass = order.klass[cards[0]]
+        suit = [c for c in range(54) if order.klass[c] == klass]
+        seat = rng.randrange(4)
+        held = state.held[seat]
+        for c in suit:
+            held[c] = rng.randrange(copies + 1) if rng.random() < 0.5 else 0
+        state.hidden[seat] = rng.randrange(3)
+        before = {c: held[c] for c in suit if held[c]}
+        played_cards = [rng.choice(suit) for _ in range(rng.randrange(1, 7))]
+        state.remove(seat, played_cards)  # held copies first, then hidden ones, else missing
+        played: dict[int, int] = {}
+        for c in played_cards:
+            played[c] = played.get(c, 0) + 1
+        want = {c: max(before.get(c, 0), played.get(c, 0)) for c in suit
+                if max(before.get(c, 0), played.get(c, 0))}
+        assert _holding_before(state, seat, klass, played) == want

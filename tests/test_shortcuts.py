@@ -11,6 +11,7 @@ import pytest
 from gamelog.model import Hand
 from replay import get_ruleset
 from replay.engine import HandReplay
+from replay.legal import _multisets, _multisets_count
 from replay.order import TRUMP
 from replay.phases.follow import _holding_before
 from replay.phases.tricks import _may_beat
@@ -77,3 +78,13 @@ def test_a_follows_holding_before_is_what_was_held_or_played(name: str, options:
         want = {c: max(before.get(c, 0), played.get(c, 0)) for c in suit
                 if max(before.get(c, 0), played.get(c, 0))}
         assert _holding_before(state, seat, klass, played) == want
+
+
+def test_the_count_of_multisets_is_the_number_the_walk_lists() -> None:
+    """``_multisets_count`` (a count by sizes) decides
+    whether the follows are listed at all: it must be the number ``_multisets`` lists."""
+    rng = random.Random(5)
+    for _ in range(400):
+        items = [(c, rng.randrange(0, 5)) for c in sorted(rng.sample(range(54), rng.randrange(8)))]
+        for n in range(6):
+            assert _multisets_count(items, n) == len(_multisets(items, n)), (items, n)

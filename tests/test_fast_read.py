@@ -83,8 +83,9 @@ def test_a_file_of_many_blocks_reads_the_same_and_finds_what_lines_find(tmp_path
 
 
 def test_validate_imports_only_what_it_needs():
-    """Start-up (issue 27): no polars, pyarrow, jinja2 or plotly, and none of the writers'
-    modules, for ``shengji validate`` of a JSON Lines file."""
+    """Start-up (issue 27): no polars, pyarrow, jinja2 or plotly, none of the writers'
+    modules, no other command's module, and neither json nor hashlib (OpenSSL), for
+    ``shengji validate`` of a JSON Lines file."""
     code = ("import sys, shengji.cli\n"
             "sys.argv = ['shengji', 'validate', sys.argv[1], '-q']\n"
             "try:\n    shengji.cli.main()\nexcept SystemExit:\n    pass\n"
@@ -95,7 +96,10 @@ def test_validate_imports_only_what_it_needs():
     loaded = set(done.stderr.split()[-1000:])
     assert "replay.engine" in loaded  # it did validate
     for heavy in ("polars", "pyarrow", "jinja2", "plotly", "analyze", "gamelog.outputs",
-                  "gamelog.notation", "gamelog.parquet", "tempfile", "shutil"):
+                  "gamelog.notation", "gamelog.parquet", "tempfile", "shutil",
+                  "shengji.cli.commands.report", "shengji.cli.commands.review",
+                  "shengji.cli.commands.simulate", "shengji.cli.commands.records", "json",
+                  "hashlib"):
         assert heavy not in loaded, heavy
 
 

@@ -6,17 +6,42 @@ export; ``review``), each calling the library and nothing else; what they share
 (:mod:`shengji.cli.common`: ``handle_errors``, output checks, option decorators, the
 progress bar) turns library errors into a one-line message on stderr and a conventional exit
 code the same way everywhere: 0 ok, 1 violations found (validate), 2 usage or input errors.
-Nothing imports this package. A new command goes in a module of ``commands`` and is added
-below.
+Nothing imports this package. A new command goes in a module of ``commands`` and is named
+in :data:`COMMANDS` below: a command's module is imported when the command runs (or help lists
+it), so that ``validate`` starts without the others' imports.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import click
 
-from shengji.cli.commands import records, report, review, simulate, validate
+COMMANDS: dict[str, tuple[str, str]] = {
+    "convert": ("records", "convert"), "import": ("records", "import_"),
+    "schema": ("records", "schema"), "show": ("records", "show"),
+    "select": ("records", "select"), "validate": ("validate", "validate"),
+    "simulate": ("simulate", "simulate"), "rules": ("simulate", "rules"),
+    "report": ("report", "report"), "export": ("report", "export"),
+    "review": ("review", "review"),
+}
+"""Each command's name -> its module in :mod:`shengji.cli.commands` and the function there."""
+
+
+class _Commands(click.Group):
+    """A group whose commands are imported when first asked for (click's lazy loading)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = self.commands.get(cmd_name)
+        if found is None and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
+            found = getattr(importlib.import_module(f"shengji.cli.commands.{module}"), name)
+            self.add_command(found, cmd_name)
+        return found
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -33,17 +58,11 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=_print_version, help="Show the version (and whether the engine is compiled).")
 def cli() -> None:
     """Validate, review and convert recorded games of 升级 / 拖拉机 (Shengji)."""
-
-
-for _command in (records.convert, records.import_, records.schema, records.show, records.select,
-                 validate.validate, simulate.simulate, simulate.rules, report.report,
-                 report.export, review.review):
-    cli.add_command(_command)
 
 
 def _interrupt(_signum: int, _frame: Any) -> None:

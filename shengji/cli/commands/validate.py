@@ -72,7 +72,8 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
 
     options = parse_options(option_values)
     check_ruleset(ruleset, options)
-    chosen = selection(matches, hand_range, player) or None
+    chosen = (selection(matches, hand_range, player) or None
+              if matches or hand_range is not None or player is not None else None)
     issues: list[RecordError] = []
     hands = files.read_hands(list(paths), strict=strict, issues=issues)
     counts = _new_counts()

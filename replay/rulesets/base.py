@@ -101,6 +101,10 @@ class Ruleset(abc.ABC):
             self.values[key] = value
         for opt in self.options:
             self.values.setdefault(opt.name, opt.default)
+        self.players: int = int(self.values.get("players", 4))
+        """Seats at the table (an attribute, not a property: the engine reads it often)."""
+        self.decks: int = int(self.values.get("decks", 2))
+        """Decks in play."""
         self.identity: tuple[Any, ...] = (type(self).__name__,
                                           *sorted((k, repr(v)) for k, v in self.values.items()))
         """Everything that decides this ruleset's answers: its class and every option value
@@ -125,14 +129,6 @@ class Ruleset(abc.ABC):
         return f"{type(self).__name__}({opts})"
 
     # -- table ------------------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return int(self.values.get("players", 4))
-
-    @property
-    def decks(self) -> int:
-        return int(self.values.get("decks", 2))
 
     def hand_size(self) -> int:
         return (54 * self.decks - self.kitty_size()) // self.players

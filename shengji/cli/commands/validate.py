@@ -16,6 +16,8 @@ from gamelog.errors import FileReadError, GamelogError, RecordError
 from gamelog.model import Hand
 from gamelog.reader import HandsSeen, RecordWarning, duplicate_message
 from gamelog.safetext import visible
+from replay import RulesetProblem
+from replay.report import hand_json, hand_text, totals_text
 from shengji.cli.common import (
     EXIT_INPUT,
     EXIT_VIOLATIONS,
@@ -68,8 +70,6 @@ def validate(paths: tuple[Path, ...], fmt: str, ruleset: str | None,
     clean, 1 when violations were found (or a hand stops before its end, unless
     --allow-incomplete), 2 on usage or input errors.
     """
-    from replay.report import totals_text
-
     options = parse_options(option_values)
     check_ruleset(ruleset, options)
     chosen = (selection(matches, hand_range, player) or None
@@ -165,9 +165,6 @@ def _tally(report: Any, counts: dict[str, int], fmt: str, quiet: bool,
     hands ``chosen``: those are replayed, since a verdict depends on the hands before it,
     but neither counted nor shown); a match that cannot be replayed (bad ruleset settings)
     goes to ``found``."""
-    from replay import RulesetProblem
-    from replay.report import hand_json, hand_text
-
     counts["read"] += 1
     if chosen and not chosen.keeps(report.match, report.hand, report.record.header
                                    if report.record is not None else None):

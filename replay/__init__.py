@@ -137,11 +137,12 @@ def _carry(ctx: MatchContext, hand: Hand, report: HandReport, past_ace: bool = F
 
 
 def clear_caches() -> None:
-    """Empty the engine's memos (answers, unit values, decompositions, declarations). A verdict
-    never depends on them (they are keyed on everything that decides an answer); this exists
-    so that tests can show it, by validating a hand alone and after others."""
+    """Empty the engine's memos (answers, unit values, decompositions, declarations, card
+    orders). A verdict never depends on them (they are keyed on everything that decides an
+    answer); this exists so that tests can show it, by validating a hand alone and after
+    others."""
     from replay import legal, units
-    from replay.phases import deal, follow
+    from replay.phases import deal, follow, tricks
 
     follow.ANSWERS.clear()
     follow._ANSWERS_TO.clear()
@@ -151,6 +152,7 @@ def clear_caches() -> None:
     legal._UNITS_IN.clear()
     legal._ACHIEVED.clear()
     legal._REQUIRED.clear()
+    tricks._ORDERS.clear()
 
 
 def _running_scores(before: list[int] | None, report: HandReport, recorded: Result | None

@@ -150,6 +150,14 @@ class HandReplay(HandState):
         """Close the auction now (标分), if it is open."""
         auction.close(self)
 
+    def _declarer_side(self) -> list[int]:
+        """The declarer's side's seats, in order ([] without a declarer); the set
+        :meth:`team_side` keeps when it has one for this declarer."""
+        if self.declarer is None:
+            return []
+        self.team_side(self.declarer)  # makes the set for this declarer if it is not made
+        return sorted(self._side)
+
     def report(self) -> HandReport:
         """What the replay found so far."""
         trump = None
@@ -160,8 +168,7 @@ class HandReplay(HandState):
             tricks=self.tricks, outcome=self.outcome, violations=self.log.items,
             notices=self.log.notices, record_issues=list(self.hand.issues), dealer=self.dealer,
             declarer=self.declarer, trump=trump, level=self.level, complete=self.finished,
-            declarer_side=sorted(self.rules.declarer_side(self.declarer))
-            if self.declarer is not None else [], record=self.hand, contract=self.contract,
+            declarer_side=self._declarer_side(), record=self.hand, contract=self.contract,
             bids=list(self.bids), surrendered=self.surrendered,
             round_length=self.rules.round_length,
         )

@@ -8,7 +8,9 @@ Asks of the ruleset (its "tricks" section): ``order``, ``special_lead``,
 
 from __future__ import annotations
 
-from gamelog.cards import Card
+from typing import Final
+
+from gamelog.cards import Card, Rank, Suit
 from replay.order import TRUMP, CardOrder
 from replay.phases.follow import follow, follow_special
 from replay.phases.throws import forced_lead, thrown_lead
@@ -17,11 +19,20 @@ from replay.trick import Trick, TrickPlay, play_strength
 from replay.units import Unit, decompose
 from replay.violations import show
 
+_ORDERS: Final[dict[tuple[int, Suit | None, Rank | None], CardOrder]] = {}
+"""Each ruleset's card order by its memo key, trump and level (an order is immutable)."""
+
 
 def begin(s: HandState) -> None:
     """Fix the card order (trump and level settled) and who leads first."""
     level = RANK_OF.get(s.level) if s.level != "NT" else None  # type: ignore[arg-type]
-    s.order = s.rules.order(s.trump, level)
+    key = (s.rules.memo_key, s.trump, level)
+    order = _ORDERS.get(key)
+    if order is None:
+        if len(_ORDERS) > 1000:
+            _ORDERS.clear()
+        order = _ORDERS[key] = s.rules.order(s.trump, level)
+    s.order = order
     klass = s.order.klass
     class_left = []
     for held in s.held:

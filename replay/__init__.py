@@ -138,10 +138,10 @@ def _carry(ctx: MatchContext, hand: Hand, report: HandReport, past_ace: bool = F
 
 def clear_caches() -> None:
     """Empty the engine's memos (answers, unit values, decompositions, declarations, card
-    orders). A verdict never depends on them (they are keyed on everything that decides an
+    orders, a ruleset's tables). A verdict never depends on them (they are keyed on everything that decides an
     answer); this exists so that tests can show it, by validating a hand alone and after
     others."""
-    from replay import legal, units
+    from replay import legal, state, units
     from replay.phases import deal, follow, tricks
 
     follow.ANSWERS.clear()
@@ -153,6 +153,7 @@ def clear_caches() -> None:
     legal._ACHIEVED.clear()
     legal._REQUIRED.clear()
     tricks._ORDERS.clear()
+    state._TABLES.clear()
 
 
 def _running_scores(before: list[int] | None, report: HandReport, recorded: Result | None

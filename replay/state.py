@@ -25,6 +25,20 @@ INDEX: Final[dict[str, int]] = {t: int(c) for t, c in CARD_BY_TOKEN.items()}
 SUIT_OF: Final[dict[str, Suit]] = {"S": Suit.SPADES, "H": Suit.HEARTS, "C": Suit.CLUBS, "D": Suit.DIAMONDS}
 
 
+_TABLES: Final[dict[int, tuple[list[int], int, int, int]]] = {}
+
+
+def ruleset_tables(rules: Ruleset) -> tuple[list[int], int, int, int]:
+    """A ruleset's points table, widest unit, hand size and kitty size, asked of it once per
+    identity (:attr:`Ruleset.memo_key`: its class and options decide them; the ruleset's
+    methods are Python, and a match header makes a new ruleset)."""
+    found = _TABLES.get(rules.memo_key)
+    if found is None:
+        found = _TABLES[rules.memo_key] = (rules.points_table(), rules.max_width(),
+                                           rules.hand_size(), rules.kitty_size())
+    return found
+
+
 class HandState:
     """Everything the rules need to judge the next event of a hand, grouped by the phase that
     sets it. Phases read any of it; each writes its own part (see docs/architecture.md)."""
@@ -42,8 +56,7 @@ class HandState:
         n = ruleset.players
         self.players = n
         self.seq: int | None = None
-        self.points_table = ruleset.points_table()
-        self.max_width = ruleset.max_width()
+        self.points_table, self.max_width, _, _ = ruleset_tables(ruleset)
         """The widest unit the ruleset knows (read often by legal plays and the rollouts)."""
         self.gaps = any(not isinstance(i, RecordWarning) for i in hand.issues)
         """Lines of this hand could not be read: a play out of turn then stops the replay."""

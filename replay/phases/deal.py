@@ -14,7 +14,7 @@ from typing import Final
 from gamelog.cards import UNKNOWN, Card, Rank, Suit
 from gamelog.model import Deal, Declare, HandStart, Setup, TrumpChosen
 from replay.rulesets.base import Declaration
-from replay.state import INDEX, RANK_OF, SUIT_OF, HandState, held_list
+from replay.state import INDEX, RANK_OF, SUIT_OF, HandState, held_list, ruleset_tables
 from replay.units import counts_of
 from replay.violations import show
 
@@ -63,7 +63,7 @@ def deal(s: HandState, ev: Deal) -> None:
     s.drawn = [list(h) for h in ev.holdings]
     s.dealt_kitty = list(ev.kitty) if ev.kitty is not None else None
     sizes = [len(h) for h in ev.holdings]
-    hand_size, kitty_size = r.hand_size(), r.kitty_size()
+    _, _, hand_size, kitty_size = ruleset_tables(r)
     if len(ev.holdings) != s.players or any(n != hand_size for n in sizes) or (
             ev.kitty is not None and len(ev.kitty) != kitty_size):
         s.violation("deal.card-count",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gamelog.cards import UNKNOWN
 from gamelog.model import KittyBury, KittyTake
-from replay.state import INDEX, HandState
+from replay.state import INDEX, HandState, ruleset_tables
 from replay.violations import show
 
 
@@ -42,7 +42,7 @@ def bury(s: HandState, ev: KittyBury) -> None:
         s.violation("kitty.wrong-seat",
                     f"seat {ev.seat} buries the kitty, but seat {s.declarer} declares.",
                     seat=ev.seat, required=f"seat {s.declarer} buries")
-    if len(ev.cards) != r.kitty_size():
+    if len(ev.cards) != ruleset_tables(r)[3]:
         s.violation("kitty.wrong-size",
                     f"seat {ev.seat} buries {len(ev.cards)} cards; the kitty has "
                     f"{r.kitty_size()}.", seat=ev.seat,

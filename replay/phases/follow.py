@@ -68,11 +68,13 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
     if trick.singles_only:
         return
     budget = len(in_suit)
-    played = counts_of(in_suit)
     units = trick.lead_units
     if len(units) == 1 and units[0].length == 1 and budget >= units[0].width and \
-            any(n >= units[0].width for n in played.values()):
-        return  # a pair (triple, quad) answered in kind: the best answer there is
+            in_suit.count(in_suit[0]) >= units[0].width:
+        # a pair (triple, quad) answered in kind: the best answer there is (such a lead is
+        # that many cards, so the follow's suit cards are all one card)
+        return
+    played = counts_of(in_suit)
     holding = _holding_before(s, seat, k, played)
     most = 0
     total = 0

@@ -23,6 +23,7 @@ from replay.engine import HandReplay, Trick, play_strength
 from replay.legal import FollowSpec, failing_units, follow_spec, units_in
 from replay.order import TRUMP, CardOrder
 from replay.search import apply_play, final_points, to_play
+from replay.trick import strength_bound
 from replay.units import Unit, beats_unit, best_value, decompose
 
 _ENUMERATE: Final = 48
@@ -220,18 +221,13 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
     # each follow's points and power, summed once (ties below go to the first listed)
     pts: list[int] = []
     pws: list[int] = []
-    tops: list[int] = []  # the highest power: a bound on the strength (see below)
     for cs in found:
-        a = b = top = 0
+        a = b = 0
         for c in cs:
             a += points[c]
-            pw = power[c]
-            b += pw
-            if pw > top:
-                top = pw
+            b += power[c]
         pts.append(a)
         pws.append(b)
-        tops.append(top)
     pick = 0
     if winner is not None and state.team_side(winner) == side and \
             (threat is None or best_now is None or threat <= best_now):
@@ -241,23 +237,12 @@ def _choose_follow(state: HandReplay, seat: int, found: list[list[int]]) -> list
                 pick = i
         return found[pick]
     winning: list[int] = []
-    klass = order.klass
     lead_class = trick.lead_class
     bound = not trick.special and best_now is not None
-    best_rank, best_value = best_now if best_now is not None else (0, 0)
+    best_code = best_now[0] * 65536 + best_now[1] if best_now is not None else 0
     for i, cs in enumerate(found):
-        if bound:
-            # play_strength is at most (its rank, its highest power): a follow whose bound
-            # does not beat the best so far cannot win, and is not valued
-            first = klass[cs[0]]
-            if first == lead_class:
-                rank = 0
-            elif lead_class != TRUMP and first == TRUMP:
-                rank = 1
-            else:
-                continue  # play_strength: None
-            if rank < best_rank or (rank == best_rank and tops[i] <= best_value):
-                continue
+        if bound and strength_bound(order, lead_class, cs) <= best_code:
+            continue  # cannot win: not valued
         key = _strength(state, order, trick, kinds, cs)
         if key is not None and (best_now is None or key > best_now) and \
                 (threat is None or threat <= key):

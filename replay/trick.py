@@ -104,11 +104,8 @@ def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]
     first played."""
     klass = order.klass
     first = klass[cards[0]]
-    if first == lead_class:
-        rank = 0
-    elif lead_class != TRUMP and first == TRUMP:
-        rank = 1
-    else:
+    rank = _rank(first, lead_class)
+    if rank < 0:
         return None
     power = order.power
     n = len(cards)
@@ -143,3 +140,30 @@ def play_strength(order: CardOrder, lead_class: int, kinds: list[tuple[int, int]
         counts[c] = counts.get(c, 0) + 1
     value = best_value(counts, order, kinds)
     return None if value is None else (rank, value)
+
+
+def _rank(first: int, lead_class: int) -> int:
+    """The rank of a play whose first card is of class ``first`` (see :func:`play_strength`):
+    0 in the led suit, 1 trumping an off-suit lead, -1 when it cannot win."""
+    if first == lead_class:
+        return 0
+    if lead_class != TRUMP and first == TRUMP:
+        return 1
+    return -1
+
+
+def strength_bound(order: CardOrder, lead_class: int, cards: list[int]) -> int:
+    """An upper bound on :func:`play_strength` as a code (rank * 2**16 + value): the play's
+    rank with its highest card's power, since the value is a top power of a unit of its cards;
+    -1 when it cannot win. A play whose bound does not beat the best so far need not be valued
+    (the trick's winner, the rollout player's follows)."""
+    rank = _rank(order.klass[cards[0]], lead_class)
+    if rank < 0:
+        return -1
+    power = order.power
+    top = 0
+    for c in cards:
+        p = power[c]
+        if p > top:
+            top = p
+    return rank * 65536 + top

@@ -12,11 +12,17 @@ from gamelog.model import Hand
 from replay import get_ruleset
 from replay.engine import HandReplay
 from replay.legal import _multisets, _multisets_count
-from replay.order import TRUMP
+from replay.order import TRUMP, CardOrder
 from replay.phases.follow import _holding_before
-from replay.phases.tricks import _may_beat
-from replay.trick import play_strength
+from replay.trick import play_strength, strength_bound
 from tests.test_shape_memo import _random_order_and_cards
+
+
+def _may_beat(order: CardOrder, lead_class: int, cards: list[int], best: int) -> bool:
+    """Whether a play's bound says it could beat the strength code ``best`` (how the trick's
+    winner and the rollout player use it)."""
+    return strength_bound(order, lead_class, cards) > best
+
 
 KINDS = [[(1, 1)], [(1, 1), (1, 1)], [(2, 1)], [(2, 2)], [(3, 1)], [(2, 1), (1, 1)],
          [(2, 2), (2, 1)], [(4, 1)], [(3, 2)]]
@@ -24,7 +30,7 @@ KINDS = [[(1, 1)], [(1, 1), (1, 1)], [(2, 1)], [(2, 2)], [(3, 1)], [(2, 1), (1, 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_play_is_never_stronger_than_its_bound(seed: int) -> None:
-    """``play_strength`` is at most (its rank, its highest card's power): ``_may_beat`` says
+    """``play_strength`` is at most (its rank, its highest card's power): the bound says
     no only when the exact strength does not beat the best so far, so skipping those plays
     never changes a trick's winner."""
     rng = random.Random(seed)

@@ -53,7 +53,7 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
     in_suit = [c for c in cards if order.klass[c] == k]
     if len(in_suit) < min(lead_size, known_count):
         if suit_known is None:
-            suit_known = {c: n for c, n in _suit_before(s, seat, k, cards).items() if n}
+            suit_known = _holding_before(s, seat, k, counts_of(in_suit))
         shortfall = min(lead_size, known_count)
         s.violation("follow.suit-required",
                     f"seat {seat} plays {len(in_suit)} card(s) of the led suit "
@@ -160,17 +160,6 @@ def _holding_before(s: HandState, seat: int, klass: int, played: dict[int, int]
             out[c] = copies
     for c, n in played.items():
         out[c] = out.get(c, 0) + n
-    return out
-
-
-def _suit_before(s: HandState, seat: int, klass: int, played: list[int]) -> dict[int, int]:
-    """The seat's known cards of a suit class before ``played`` left its hand."""
-    assert s.order is not None
-    held = s.held[seat]
-    out = {c: held[c] for c in s.order.members[klass]}
-    for c in played:
-        if c in out:
-            out[c] += 1
     return out
 
 

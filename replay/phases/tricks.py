@@ -15,7 +15,7 @@ from replay.order import TRUMP, CardOrder
 from replay.phases.follow import follow, follow_special
 from replay.phases.throws import forced_lead, thrown_lead
 from replay.state import INDEX, RANK_OF, HandState
-from replay.trick import Trick, TrickPlay, play_strength
+from replay.trick import Trick, TrickPlay, play_strength, strength_bound
 from replay.units import Unit, decompose
 from replay.violations import show
 
@@ -207,28 +207,6 @@ def _lead(s: HandState, trick: Trick, seat: int, cards: list[int], checked: bool
             trick.throw = True
 
 
-def _may_beat(order: CardOrder, lead_class: int, cards: list[int], best: int) -> bool:
-    """Whether a play could beat the strength code ``best`` (rank * 2**16 + value): its
-    :func:`~replay.trick.play_strength` is at most its rank with its highest card's power,
-    since the value is a top power of a unit of its cards. ``False`` spares the exact
-    strength of a play that cannot win."""
-    klass = order.klass
-    first = klass[cards[0]]
-    if first == lead_class:
-        bound = 0
-    elif lead_class != TRUMP and first == TRUMP:
-        bound = 65536
-    else:
-        return False  # play_strength: None
-    power = order.power
-    top = 0
-    for c in cards:
-        p = power[c]
-        if p > top:
-            top = p
-    return bound + top > best
-
-
 def _finish_trick(s: HandState, trick: Trick) -> Trick:
     """The trick's winner (ruling 7), its points to the defenders if they won it, and the
     next leader."""
@@ -259,8 +237,8 @@ def _finish_trick(s: HandState, trick: Trick) -> Trick:
             p.role = "discard"
         if special:
             key = rules.pattern_strength(special, cards, order)
-        elif best >= 0 and not _may_beat(order, lead_class, cards, best):
-            continue
+        elif best >= 0 and strength_bound(order, lead_class, cards) <= best:
+            continue  # cannot win: not valued
         else:
             key = play_strength(order, lead_class, kinds, cards)
         if key is not None:

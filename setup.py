@@ -22,7 +22,7 @@ COMPILED = ["replay/order.py", "replay/units.py", "replay/trick.py", "replay/sta
             "replay/phases/deal.py", "replay/phases/auction.py", "replay/phases/kitty.py",
             "replay/phases/follow.py", "replay/phases/throws.py", "replay/phases/tricks.py",
             "replay/phases/outcome.py", "replay/engine.py", "replay/legal.py",
-            "replay/playout.py", "replay/search.py"]
+            "replay/playout.py", "replay/search.py", "replay/deals.py"]
 STAMP = "replay/_native_build.json"
 
 

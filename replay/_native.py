@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 COMPILED = ("replay.order", "replay.units", "replay.trick", "replay.state", "replay.phases.deal",
             "replay.phases.auction", "replay.phases.kitty", "replay.phases.follow",
             "replay.phases.throws", "replay.phases.tricks", "replay.phases.outcome",
-            "replay.engine", "replay.legal", "replay.playout", "replay.search")
+            "replay.engine", "replay.legal", "replay.playout", "replay.search", "replay.deals")
 HERE = Path(__file__).resolve().parent
 
 

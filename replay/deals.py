@@ -66,12 +66,12 @@ def determinize(state: HandReplay, seat: int, rng: random.Random,
     kitty_unknown, kitty_size, takers = told.kitty_unknown, told.kitty_size, told.takers
     pool = list(told.pool)
     klass = order.klass
-    choose = rng.choice
+    native = type(rng) is random.Random  # draw as its methods do, without their frames
     # the cards fewest seats may hold go first (a shuffle within each group): a seat void in
     # several suits is then rarely left with room and no card it may take
     for _attempt in range(20):
-        rng.shuffle(pool)
-        pool.sort(key=lambda c: takers[klass[c]])
+        _shuffle(rng, pool, native)
+        pool = _by_takers(pool, takers, klass)
         # a card goes to a seat, at random, among those with room that are not void in its
         # suit (kept per suit class, in seat order, as the seats fill up), else to the kitty
         hands: dict[int, list[int]] = {o: list(base[o]) for o in others}
@@ -83,7 +83,7 @@ def determinize(state: HandReplay, seat: int, rng: random.Random,
         for c in pool:
             seats = open_seats[klass[c]]
             if seats:
-                o = choose(seats)
+                o = seats[_below(rng, len(seats))] if native else rng.choice(seats)
                 hands[o].append(c)
                 room[o] -= 1
                 if not room[o]:  # full: no longer open for any suit
@@ -98,7 +98,7 @@ def determinize(state: HandReplay, seat: int, rng: random.Random,
         if ok:
             break
     else:  # the voids cannot all be kept: deal ignoring them
-        rng.shuffle(pool)
+        _shuffle(rng, pool, native)
         hands, kitty, i = {}, [], 0
         for o in others:
             take = need[o] - len(base[o])
@@ -109,6 +109,36 @@ def determinize(state: HandReplay, seat: int, rng: random.Random,
     world.class_left = None
     _refresh(world)
     return world
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A draw in ``range(n)`` exactly as ``random.Random`` makes it (CPython's rejection
+    sampling on ``getrandbits``, its ``_randbelow``), without that method's Python frame."""
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def _shuffle(rng: random.Random, pool: list[int], native: bool) -> None:
+    """``rng.shuffle(pool)``: the same swaps from the same draws (through :func:`_below` when
+    ``native``, that is when ``rng`` is a plain ``random.Random``)."""
+    if not native:
+        rng.shuffle(pool)
+        return
+    for i in range(len(pool) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+
+
+def _by_takers(pool: list[int], takers: list[int], klass: tuple[int, ...]) -> list[int]:
+    """``pool`` stably ordered by how many seats may take each card's suit class (the
+    fewest first): a stable sort on that key, as buckets."""
+    groups: list[list[int]] = [[] for _ in range(max(takers) + 1)]
+    for c in pool:
+        groups[takers[klass[c]]].append(c)
+    return [c for g in groups for c in g]
 
 
 def consistent_deals(state: HandReplay, seat: int, limit: int = 256

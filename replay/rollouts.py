@@ -97,8 +97,9 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
         draw = rng.randrange(1 << 30)
         table: dict = {}
         row = []
-        for cards in alternatives:
-            trial = clone(world)
+        last = len(alternatives) - 1
+        for k, cards in enumerate(alternatives):
+            trial = world if k == last else clone(world)  # the deal itself serves the last
             apply_play(trial, seat, cards)
             row.append(float(solve(trial, table)) if exact else float(play_out(trial,
                                                                                 make(draw))))

@@ -36,6 +36,20 @@ def test_the_engine_is_compiled_where_a_compiler_is_present():
     assert replay.NATIVE, "pip install -e . should have compiled replay/{order,units,engine}.py"
 
 
+def test_the_build_and_the_stale_check_name_the_same_modules():
+    """Every module setup.py compiles is one the stale check guards (an edited source of a
+    module it did not know would be shadowed by its old compiled code)."""
+    import ast
+
+    from replay import _native
+
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    built = next(ast.literal_eval(node.value) for node in ast.walk(tree)
+                 if isinstance(node, ast.Assign)
+                 and any(getattr(t, "id", None) == "COMPILED" for t in node.targets))
+    assert sorted(p[:-3].replace("/", ".") for p in built) == sorted(_native.COMPILED)
+
+
 def test_compiled_and_python_engines_report_the_same():
     compiled, pure = _validate({}), _validate({"SHENGJI_PURE": "1"})
     assert compiled.returncode == pure.returncode != 0  # the samples hold violations

@@ -94,3 +94,55 @@ def test_the_count_of_multisets_is_the_number_the_walk_lists() -> None:
         items = [(c, rng.randrange(0, 5)) for c in sorted(rng.sample(range(54), rng.randrange(8)))]
         for n in range(6):
             assert _multisets_count(items, n) == len(_multisets(items, n)), (items, n)
+
+
+def test_a_deals_draws_are_random_randoms_own() -> None:
+    """``replay.deals`` draws without ``random.Random``'s Python frames (session 18): the same
+    numbers as ``_randbelow``, the same swaps as ``shuffle``, and the bucketed order of the
+    cards by how many seats may take them is the stable sort's."""
+    from replay.deals import _below, _by_takers, _shuffle
+
+    for seed in range(20):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 8, 13, 54, 107, 1 << 20):
+            assert [_below(mine, n) for _ in range(30)] == \
+                [theirs._randbelow(n) for _ in range(30)]  # type: ignore[attr-defined]
+        pool, other = list(range(60)) * 2, list(range(60)) * 2
+        _shuffle(mine, pool, True)
+        theirs.shuffle(other)
+        assert pool == other
+        takers = [mine.randrange(4) for _ in range(5)]
+        klass = tuple(mine.randrange(5) for _ in range(54))
+        cards = [mine.randrange(54) for _ in range(40)]
+        assert _by_takers(cards, takers, klass) == \
+            sorted(cards, key=lambda c: takers[klass[c]])
+
+
+class _OwnRandom(random.Random):
+    """A ``random.Random`` subclass: ``determinize`` then calls its methods, not its own
+    draws (a subclass may draw differently)."""
+
+
+def test_a_deal_is_the_same_through_random_randoms_methods() -> None:
+    """The fast draws deal exactly what ``rng.shuffle`` and ``rng.choice`` deal (the subclass
+    takes the methods' path), for every decision of a two-deck hand."""
+    from pathlib import Path
+
+    import gamelog
+    from gamelog.model import Play
+    from replay.deals import determinize
+    from replay.search import to_play
+
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
+    hand = next(iter(gamelog.read_hands(path)))
+    state = HandReplay(get_ruleset("tractor", decks=2), hand)
+    checked = 0
+    for ev in hand.events:
+        if isinstance(ev, Play) and to_play(state) == ev.seat and not state.log.items:
+            for k in (1, 2):
+                fast = determinize(state, ev.seat, random.Random(k))
+                slow = determinize(state, ev.seat, _OwnRandom(k))
+                assert (fast.held, fast.kitty) == (slow.held, slow.kitty)
+                checked += 1
+        state.apply(ev)
+    assert checked > 100

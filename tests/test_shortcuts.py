@@ -146,3 +146,67 @@ def test_a_deal_is_the_same_through_random_randoms_methods() -> None:
                 checked += 1
         state.apply(ev)
     assert checked > 100
+
+
+def _plain_straight(held: list[int], eligible: tuple[bool, ...]) -> list[int] | None:
+    """The first eight eligible cards held in a row of one suit, by a plain scan of every
+    window (what 打万分's ``holds_pattern`` must find)."""
+    for suit in range(4):
+        cards = [suit * 13 + r for r in range(13)]
+        for start in range(6):
+            window = cards[start:start + 8]
+            if all(held[c] and eligible[c] for c in window):
+                return window
+    return None
+
+
+def test_wanfens_pattern_shortcuts_find_what_a_plain_scan_finds() -> None:
+    """打万分's patterns are asked on every lead of a rollout (session 18 made them cheap): a
+    straight found only through the 7, 8 and 9 it must hold, 发财 and 四季 by rank, and
+    ``special_lead`` on card indices, against plain scans on random holdings and plays."""
+    from gamelog.cards import Card
+    from replay.rulesets import wanfen
+
+    rules = get_ruleset("wanfen")
+    rng = random.Random(18)
+    found = 0
+    for _ in range(3000):
+        order = wanfen.wanfen_order(rng.choice([None, *wanfen.SUITS]),
+                                    rng.choice(list(wanfen.Rank)))
+        eligible = wanfen._straight_cards(order.trump, order.level)
+        held = [0] * 54
+        for _ in range(rng.choice([4, 12, 25])):
+            held[rng.randrange(54)] += 1
+        suit, start = rng.randrange(4), rng.randrange(6)
+        for r in range(start, start + rng.choice([7, 8, 9])):
+            held[suit * 13 + r] += 1
+        straight = rules.holds_pattern(wanfen.STRAIGHT, held, order, 0)
+        assert straight == _plain_straight(held, eligible)
+        found += straight is not None
+        rank = rng.randrange(13)
+        for s in range(4):
+            held[s * 13 + rank] += rng.randrange(3)
+        ranks = [[s * 13 + r for s in range(4)] for r in range(13)]
+        fortune = next((r for r in ranks if sum(held[c] for c in r) >= 8), None)
+        seasons = next((r for r in ranks if all(held[c] for c in r)), None)
+        assert (rules.holds_pattern(wanfen.FORTUNE, held, order, 0) is None) == (fortune is None)
+        assert rules.holds_pattern(wanfen.SEASONS, held, order, 0) == seasons
+        play = rng.choice([list(range(suit * 13 + start, suit * 13 + start + 8)),
+                           [s * 13 + rank for s in range(4)], [rank] * 4 + [13 + rank] * 4,
+                           [52, 52, 53, 53], [rng.randrange(54) for _ in range(8)]])
+        as_cards = [Card(c) for c in play]
+        if sorted(play) == [52, 52, 53, 53]:
+            expected: str | None = wanfen.JOKERS
+        elif any(c.is_joker for c in as_cards):
+            expected = None
+        elif len({c.rank for c in as_cards}) == 1:
+            expected = wanfen.FORTUNE if len(play) == 8 else (
+                wanfen.SEASONS if len({c.suit for c in as_cards}) == 4 else None)
+        else:
+            values = sorted(int(c.rank) for c in as_cards)  # type: ignore[arg-type]
+            expected = wanfen.STRAIGHT if (
+                len({c.suit for c in as_cards}) == 1
+                and values == list(range(values[0], values[0] + 8))
+                and all(eligible[c] for c in play)) else None
+        assert rules.special_lead(play, order) == expected, play
+    assert found > 500

@@ -33,6 +33,8 @@ _BY_RANK = tuple(tuple(int(Card.of(r, s)) for s in SUITS) for r in Rank)
 """The four cards of each rank, 2 to A, in suit order (♠♥♣♦)."""
 _BY_SUIT = tuple(tuple(int(Card.of(r, s)) for r in Rank) for s in SUITS)
 """The thirteen cards of each suit, 2 to A."""
+_FOUR_JOKERS = [LITTLE_JOKER_INDEX] * 2 + [BIG_JOKER_INDEX] * 2
+"""The four jokers, sorted."""
 
 TOTAL_POINTS = 220
 """「总分：10*8+ K*8+ 5*8+救星*2=220分」."""
@@ -179,23 +181,22 @@ class Wanfen(Ruleset):
         """同花顺 (8 consecutive cards of one suit, no special card, no bridging of the level),
         发财 (8 of one rank), 四季 (one of each suit of one rank), or the four jokers: the
         patterns of seed 000 §6-8 (rulings 14, 15, 20)."""
-        if len(cards) not in (4, 8):
+        n = len(cards)  # asked of every play of a trick: card indices, no Card objects
+        if n != 4 and n != 8:
             return None
-        as_cards = [Card(c) for c in cards]
-        if sorted(cards) == sorted([BIG_JOKER_INDEX] * 2 + [LITTLE_JOKER_INDEX] * 2):
+        if n == 4 and sorted(cards) == _FOUR_JOKERS:
             return JOKERS
-        if any(c.is_joker for c in as_cards):
+        if max(cards) >= LITTLE_JOKER_INDEX:
             return None
-        ranks = {c.rank for c in as_cards}
-        suits = [c.suit for c in as_cards]
-        if len(cards) == 8 and len(ranks) == 1:
+        ranks = {c % 13 for c in cards}  # index = suit × 13 + rank − 2
+        if n == 8 and len(ranks) == 1:
             return FORTUNE
-        if len(cards) == 4 and len(ranks) == 1 and len(set(suits)) == 4:
+        suits = {c // 13 for c in cards}
+        if n == 4 and len(ranks) == 1 and len(suits) == 4:
             return SEASONS
-        if len(cards) == 8 and len(set(suits)) == 1 and len(ranks) == 8:
-            values = sorted(int(r) for r in ranks)  # type: ignore[arg-type]
-            if values == list(range(values[0], values[0] + 8)) and all(
-                    _straight_card(c, order) for c in cards):
+        if n == 8 and len(suits) == 1 and len(ranks) == 8 and max(ranks) - min(ranks) == 7:
+            eligible = _straight_cards(order.trump, order.level)
+            if all(eligible[c] for c in cards):
                 return STRAIGHT
         return None
 
@@ -206,23 +207,29 @@ class Wanfen(Ruleset):
         if kind == JOKERS:
             return ([BIG_JOKER_INDEX] * 2 + [LITTLE_JOKER_INDEX] * 2
                     if held[BIG_JOKER_INDEX] >= 2 and held[LITTLE_JOKER_INDEX] >= 2 else None)
-        if kind in (FORTUNE, SEASONS):
-            for of_rank in _BY_RANK:
-                if kind == FORTUNE and sum(held[c] for c in of_rank) >= 8:
-                    return [c for c in of_rank for _ in range(held[c])][:8]
-                if kind == SEASONS and all(held[c] for c in of_rank):
-                    return list(of_rank)
+        if kind == FORTUNE:  # asked on every lead of a rollout: each kind its own tight loop
+            for a, b, c, d in _BY_RANK:
+                if held[a] + held[b] + held[c] + held[d] >= 8:
+                    return [x for x in (a, b, c, d) for _ in range(held[x])][:8]
+        elif kind == SEASONS:
+            for a, b, c, d in _BY_RANK:
+                if held[a] and held[b] and held[c] and held[d]:
+                    return [a, b, c, d]
         elif kind == STRAIGHT:
             eligible = _straight_cards(order.trump, order.level)
             for of_suit in _BY_SUIT:
-                run: list[int] = []
-                for c in of_suit:
+                seven, eight, nine = of_suit[5:8]  # eight in a row of thirteen take all three
+                if not (held[seven] and held[eight] and held[nine] and eligible[seven]
+                        and eligible[eight] and eligible[nine]):
+                    continue
+                run = 0  # eligible cards held in a row, ending at i
+                for i, c in enumerate(of_suit):
                     if held[c] and eligible[c]:
-                        run.append(c)
-                        if len(run) == 8:
-                            return run
+                        run += 1
+                        if run == 8:
+                            return list(of_suit[i - 7:i + 1])
                     else:
-                        run = []
+                        run = 0
         return None
 
     def pattern_strength(self, pattern: str, cards: list[int], order: CardOrder

@@ -113,24 +113,17 @@ def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str
     lines all decode but are spelled otherwise, and then so will the rest be)."""
     writer = _Writer()
     for number, lines in numbered_blocks(stream, source):
-        if type(lines) is LineBlock:
+        if type(lines) is memoryview:
             found = canonical_block(number, lines, decoder, writer) if writer.canonical \
                 else None
             if found is not None:
                 yield from found
                 continue
-            yield from items_of_lines(((n, line) for n, line in enumerate(lines.split(b"\n"),
-                                                                           number) if line),
+            yield from items_of_lines(((n, line) for n, line in
+                                       enumerate(bytes(lines).split(b"\n"), number) if line),
                                       decoder)
         else:
             yield from items_of_lines(((number, lines),), decoder)
-
-
-class LineBlock(bytes):
-    """Whole lines read in one block (joined by ``\n``, without the last one's), from
-    :func:`numbered_blocks`."""
-
-    __slots__ = ()
 
 
 class _Writer:
@@ -142,7 +135,7 @@ class _Writer:
         self.canonical = True
 
 
-def canonical_block(number: int, block: LineBlock, decoder: EventDecoder,
+def canonical_block(number: int, block: memoryview, decoder: EventDecoder,
                     writer: _Writer | None = None) -> list[Item | tuple[int, EventRun]] | None:
     """The items of a block of lines (the first is line ``number``) when every line is an
     event in the canonical form (what :func:`write` writes); ``None`` otherwise, and the
@@ -158,7 +151,8 @@ def canonical_block(number: int, block: LineBlock, decoder: EventDecoder,
         events = decoder.fast_decode_lines(block)
     except (msgspec.MsgspecError, RecordError, RecursionError, ValueError):
         return None
-    if _ENCODER.encode_lines(events) != block + b"\n":
+    encoded = _ENCODER.encode_lines(events)  # each line and its newline: no copy to compare
+    if len(encoded) != len(block) + 1 or not encoded.startswith(block):
         if writer is not None:
             writer.canonical = False  # every line decoded, spelled another way
         return None
@@ -208,18 +202,20 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
     """``(line number, raw line without its newline)`` of every non-blank line of a stream
     (:func:`numbered_blocks`, each block taken line by line)."""
     for number, lines in numbered_blocks(stream, source):
-        if type(lines) is LineBlock:
-            for number, line in enumerate(lines.split(b"\n"), number):  # noqa: B020
+        if type(lines) is memoryview:
+            for number, line in enumerate(bytes(lines).split(b"\n"), number):  # noqa: B020
                 if line:  # a line of spaces only is skipped by the slow path
                     yield number, line
         else:
             yield number, lines
 
 
-def numbered_blocks(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
+def numbered_blocks(stream: IO[bytes], source: str
+                    ) -> Iterator[tuple[int, bytes | memoryview]]:
     """``(line number, raw line without its newline)`` of every non-blank line of a stream,
-    where whole lines read together come as one :class:`LineBlock` (numbered by its first
-    line; it may hold blank lines).
+    where whole lines read together come as one ``memoryview`` of the block read (joined by
+    ``\n``, without the last one's; numbered by its first line; it may hold blank lines): no
+    copy of the block is made, so no fresh pages are touched for one.
 
     Read in 1 MiB blocks: runs of blank lines cost nothing per line, a line longer than
     :data:`MAX_LINE_BYTES` is skipped as it streams past (an :class:`OversizedLine`), a UTF-8
@@ -252,11 +248,12 @@ def numbered_blocks(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes
                 else:
                     pending += block
                 continue
-            head, tail = block[:cut], block[cut + 1:]
+            tail = block[cut + 1:]
+            start = 0  # the block's whole lines are block[start:cut]
             if skipping or pending:
-                nl = head.find(b"\n")
-                first_part = head if nl < 0 else head[:nl]
-                head = b"" if nl < 0 else head[nl + 1:]
+                nl = block.find(b"\n", 0, cut)
+                first_part = block[:cut] if nl < 0 else block[:nl]
+                start = cut if nl < 0 else nl + 1
                 number += 1
                 if skipping or len(pending) + len(first_part) > MAX_LINE_BYTES:
                     yield number, OversizedLine(str(skipping + len(pending) + len(first_part)),
@@ -272,9 +269,9 @@ def numbered_blocks(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes
                     if len(pending) > MAX_LINE_BYTES:
                         skipping, pending = len(pending), b""
                     continue
-            lines = head.count(b"\n") + 1
-            if head.strip():  # not a block of blank lines
-                yield number + 1, LineBlock(head)
+            lines = block.count(b"\n", start, cut) + 1
+            if _has_text(block, start, cut):  # not a block of blank lines
+                yield number + 1, memoryview(block)[start:cut]
             number += lines
             pending = tail
             if len(pending) > MAX_LINE_BYTES:
@@ -285,6 +282,18 @@ def numbered_blocks(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes
         yield number + 1, OversizedLine(str(skipping), "ascii")
     elif pending.strip():
         yield number + 1, UnterminatedLine(pending)
+
+
+_BLANK = b" \t\n\r\x0b\x0c"
+"""What ``bytes.strip`` strips."""
+
+
+def _has_text(block: bytes, start: int, end: int) -> bool:
+    """Whether ``block[start:end]`` holds more than blanks (its first byte says so, but for a
+    block that starts with a blank line)."""
+    if start < end and block[start] not in _BLANK:
+        return True
+    return bool(block[start:end].strip())
 
 
 def items_of_lines(lines: Iterable[tuple[int, bytes]], decoder: EventDecoder) -> Iterator[Item]:

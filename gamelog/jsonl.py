@@ -13,7 +13,7 @@ import itertools
 import operator
 import os
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import IO, BinaryIO
 
 import msgspec
@@ -112,11 +112,20 @@ def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str
     :func:`canonical_block`, tried until a block turns out to come from another writer: its
     lines all decode but are spelled otherwise, and then so will the rest be)."""
     writer = _Writer()
-    for number, lines in numbered_blocks(stream, source):
+    blocks = numbered_blocks(stream, source)
+    told: int | None = None  # the lines of the block just read, when its events said so
+    while True:
+        try:
+            number, lines = blocks.send(told)
+        except StopIteration:
+            return
+        told = None
         if type(lines) is memoryview:
             found = canonical_block(number, lines, decoder, writer) if writer.canonical \
                 else None
             if found is not None:
+                last, item = found[-1]  # a canonical block: one event a line, none blank
+                told = last - number + (len(item) if type(item) is EventRun else 1)
                 yield from found
                 continue
             yield from items_of_lines(((n, line) for n, line in
@@ -211,11 +220,13 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
 
 
 def numbered_blocks(stream: IO[bytes], source: str
-                    ) -> Iterator[tuple[int, bytes | memoryview]]:
+                    ) -> Generator[tuple[int, bytes | memoryview], int | None, None]:
     """``(line number, raw line without its newline)`` of every non-blank line of a stream,
     where whole lines read together come as one ``memoryview`` of the block read (joined by
     ``\n``, without the last one's; numbered by its first line; it may hold blank lines): no
-    copy of the block is made, so no fresh pages are touched for one.
+    copy of the block is made, so no fresh pages are touched for one. A caller that knows how
+    many lines the block held (the events of a canonical block) may ``send`` the number back
+    for the next block instead of having them counted.
 
     Read in 1 MiB blocks: runs of blank lines cost nothing per line, a line longer than
     :data:`MAX_LINE_BYTES` is skipped as it streams past (an :class:`OversizedLine`), a UTF-8
@@ -269,10 +280,11 @@ def numbered_blocks(stream: IO[bytes], source: str
                     if len(pending) > MAX_LINE_BYTES:
                         skipping, pending = len(pending), b""
                     continue
-            lines = block.count(b"\n", start, cut) + 1
+            told = None
             if _has_text(block, start, cut):  # not a block of blank lines
-                yield number + 1, memoryview(block)[start:cut]
-            number += lines
+                # the reader may say how many lines the block held (its events): no count
+                told = yield number + 1, memoryview(block)[start:cut]
+            number += told if told else block.count(b"\n", start, cut) + 1
             pending = tail
             if len(pending) > MAX_LINE_BYTES:
                 skipping, pending = len(pending), b""

@@ -30,6 +30,15 @@ _ENUMERATE: Final = 48
 """Follows enumerated in full up to this many candidates; past it, a few built ones."""
 
 
+def _holding(state: HandReplay, seat: int, klass: int) -> dict[int, int]:
+    """``state.class_holding``, answered at once for a class the seat holds none of (from the
+    cards per class that the play keeps: most of a playout's opponents are void somewhere)."""
+    left = state.class_left
+    if left is not None and not left[seat][klass]:
+        return {}
+    return state.class_holding(seat, klass)
+
+
 def greedy_play(state: HandReplay, seat: int) -> list[int]:
     """The rollout player's play for ``seat`` (a lead or a follow) in a world where every
     holding is known."""
@@ -38,7 +47,7 @@ def greedy_play(state: HandReplay, seat: int) -> list[int]:
         return greedy_lead(state, seat)
     if trick.lead_size == 1 and not trick.special:
         # a single led: any card of its suit, else any card (what follow_spec allows)
-        cards = state.class_holding(seat, trick.lead_class)
+        cards = _holding(state, seat, trick.lead_class)
         if not cards:
             held = state.held[seat]
             cards = {c: held[c] for c in range(54) if held[c]}
@@ -122,14 +131,14 @@ def greedy_lead(state: HandReplay, seat: int) -> list[int]:
     best_cards: list[int] | None = None
     best_unit: Unit | None = None
     longest = -1
-    trumps = {o: state.class_holding(o, TRUMP) for o in opponents}  # made once, read often
+    trumps = {o: _holding(state, o, TRUMP) for o in opponents}  # made once, read often
     ruffs: dict[int, bool] = {}
     for klass in range(5):
-        holding = state.class_holding(seat, klass)
+        holding = _holding(state, seat, klass)
         if not holding:
             continue
         units = units_in(holding, order, state.max_width)
-        theirs = [(o, state.class_holding(o, klass)) for o in opponents]
+        theirs = [(o, _holding(state, o, klass)) for o in opponents]
         tops = [_top_power(suit, order) for _, suit in theirs]  # beats any lower single
         is_sure = [not _beaten(state, theirs, tops, klass, u, trumps, ruffs) for u in units]
         # by index: zip(..., strict=True) is a generic call when compiled
@@ -282,14 +291,14 @@ def _threat(state: HandReplay, seats: list[int], kinds: list[tuple[int, int]]
     n = sum(u.size for u in trick.lead_units)
     out: tuple[int, int] | None = None
     for o in seats:
-        suit = state.class_holding(o, k)
+        suit = _holding(state, o, k)
         if suit:
             if sum(suit.values()) < n:
                 continue
             value = best_value(suit, order, kinds)
             key = None if value is None else (0, value)
         elif k != TRUMP:
-            trumps = state.class_holding(o, TRUMP)
+            trumps = _holding(state, o, TRUMP)
             if sum(trumps.values()) < n:
                 continue
             value = best_value(trumps, order, kinds)

@@ -5,6 +5,7 @@
     python bench/validate_speed.py --hands 1000 --ruleset four-deck --no-memory
     python bench/validate_speed.py --hands 5000 --ruleset wanfen --no-memory
     python bench/validate_speed.py --ratio            # every ruleset against a bare decode
+    python bench/validate_speed.py --ratio --instructions   # the same in instructions (valgrind)
 
 Simulates ``--hands`` distinct two-deck hands once (bench/data/sim-2deck-N.jsonl, whole matches
 of 20 hands), then times, best of ``--repeat``:
@@ -138,6 +139,37 @@ def ratios(hands: int, repeat: int) -> None:
     print(f"largest ratio: {worst:.2f}x (issue 27's target: at most 3x)")
 
 
+def instruction_ratios(hands: int) -> None:
+    """The same ratio in instructions (valgrind's callgrind, which must be installed): both
+    whole processes, byte code cached, ``PYTHONHASHSEED=0``. Unlike CPU seconds on a shared
+    machine (which drift by 10-25 % from one minute to the next), these repeat to 0.5 %; they
+    leave out what the time ratio also holds, the cache misses and fresh pages of the larger
+    program."""
+    import re
+
+    data = ROOT / "bench" / "data"
+    env = {**os.environ, "SHENGJI_PURE": "0", "PYTHONHASHSEED": "0"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    shengji = [sys.executable, "-m", "shengji.cli", "validate", "-q"]
+
+    def count(argv: list[str]) -> int:
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                               *argv], capture_output=True, text=True, cwd=ROOT, env=env)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"valgrind failed: {done.stderr[-300:]}")
+        return int(found.group(1))
+
+    print(f"{'ruleset':<15} {'bare (M instr)':>15} {'validate (M instr)':>19} {'ratio':>6}")
+    for name, (ruleset, options) in RATIO_RULESETS.items():
+        path = data / f"ratio-{name}-{hands}.jsonl"
+        if not path.exists():
+            build(path, hands, ruleset, **options)
+        subprocess.run([*shengji, str(path)], capture_output=True, cwd=ROOT, env=env)  # caches
+        b, v = count([sys.executable, "-c", BARE, str(path)]), count([*shengji, str(path)])
+        print(f"{name:<15} {b / 1e6:>15,.0f} {v / 1e6:>19,.0f} {v / b:>5.2f}x", flush=True)
+
+
 def peak_rss(path: Path) -> float:
     """Peak resident memory, MB, of one ``shengji validate`` run: the process's own high-water
     mark (VmHWM; ``ru_maxrss`` would include this parent's, inherited through fork)."""
@@ -157,6 +189,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=None, help="runs of each (3; 9 with --ratio)")
     ap.add_argument("--ratio", action="store_true",
                     help="issue 27: every ruleset's whole-process ratio to a bare decode")
+    ap.add_argument("--instructions", action="store_true",
+                    help="with --ratio: the ratio in instructions (valgrind), not CPU seconds")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory check")
     ap.add_argument("--million", action="store_true",
                     help="also check memory on 1,000,000 hands (a file of about 8.8 GB)")
@@ -164,7 +198,10 @@ def main() -> None:
                     help="tractor (two decks), four-deck or wanfen")
     args = ap.parse_args()
     if args.ratio:
-        ratios(args.hands or 1_000, args.repeat or 9)
+        if args.instructions:
+            instruction_ratios(args.hands or 1_000)
+        else:
+            ratios(args.hands or 1_000, args.repeat or 9)
         return
     args.hands = args.hands or 20_000
     args.repeat = args.repeat or 3

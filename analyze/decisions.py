@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from replay.review import HandReview, accuracy
+from replay.review import HandReview, accuracy, accuracy_noise, interval_of
 
 DECISION_SCHEMA = {
     "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "seat": pl.Int32,
@@ -144,20 +144,24 @@ def viewer_marks(review: HandReview) -> dict[str, Any]:
 
 def player_accuracy(reviews: Iterable[tuple[HandReview, list[str]]]) -> list[dict[str, Any]]:
     """Per player (by the report's labels, given per hand as the seats' names): decisions,
-    accuracy, inaccuracies, mistakes and blunders over every reviewed hand."""
+    accuracy (and its 95 % interval from the review's noise), inaccuracies, mistakes and
+    blunders over every reviewed hand."""
     by: dict[str, list] = {}
     scores: dict[str, float] = {}
+    noise: dict[str, float] = {}
     for review, names in reviews:
         for d in review.decisions:
             who = names[d.seat] if d.seat < len(names) else f"seat {d.seat}"
             by.setdefault(who, []).append(d)
             # each decision scored on its own game's scale (a mixed report adds them fairly)
             scores[who] = scores.get(who, 0.0) + (accuracy([d], review.scale) or 0.0)
+            noise[who] = noise.get(who, 0.0) + accuracy_noise([d], review.scale)
     out = []
     for who in sorted(by):
         ds = by[who]
         out.append({"player": who, "decisions": len(ds),
                     "accuracy": scores[who] / len(ds),
+                    "interval": interval_of(scores[who] / len(ds), noise[who], len(ds)),
                     "inaccuracies": sum(d.mark == "inaccuracy" for d in ds),
                     "mistakes": sum(d.mark == "mistake" for d in ds),
                     "blunders": sum(d.mark == "blunder" for d in ds)})

@@ -248,6 +248,11 @@ class HandReview:
     def accuracy(self, seat: int) -> float | None:
         return accuracy([d for d in self.decisions if d.seat == seat], self.scale)
 
+    def accuracy_interval(self, seat: int) -> tuple[float, float] | None:
+        """The 95 % interval of :meth:`accuracy` from the review's noise
+        (:func:`accuracy_interval`)."""
+        return accuracy_interval([d for d in self.decisions if d.seat == seat], self.scale)
+
     scale: float = 1.0
 
 
@@ -261,6 +266,44 @@ def accuracy(decisions: list[Decision], scale: float = 1.0) -> float | None:
         return None
     cap = MARKS[0][1] * scale
     return 100 * sum(1 - min(d.swing, cap) / cap for d in decisions) / len(decisions)
+
+
+def accuracy_noise(decisions: list[Decision], scale: float = 1.0) -> float:
+    """The sum over ``decisions`` of each one's score variance from the review's own noise
+    (see :func:`accuracy_interval`): what a running tally over several hands adds up."""
+    cap = MARKS[0][1] * scale
+    total = 0.0
+    for d in decisions:
+        if d.exact or not d.error:
+            continue
+
+        def score(swing: float) -> float:
+            return 1 - min(max(swing, 0.0), cap) / cap
+
+        half = (score(d.swing - 1.96 * d.error) - score(d.swing + 1.96 * d.error)) / 2
+        total += (half / 1.96) ** 2
+    return total
+
+
+def interval_of(accuracy_value: float, noise: float, count: int) -> tuple[float, float]:
+    """The 95 % interval of an accuracy over ``count`` decisions whose score variances sum
+    to ``noise`` (:func:`accuracy_noise`), within 0-100."""
+    half = 1.96 * 100 * noise ** 0.5 / count
+    return max(0.0, accuracy_value - half), min(100.0, accuracy_value + half)
+
+
+def accuracy_interval(decisions: list[Decision], scale: float = 1.0
+                      ) -> tuple[float, float] | None:
+    """A 95 % interval around :func:`accuracy` from the review's own noise: each decision's
+    swing is known to its standard error (``error``; 0 when exact), so its score lies,
+    clipped to 0-1, within its swing ± 1.96 errors; the errors of different decisions are
+    independent (their own deals), and the interval is the accuracy ± 1.96 standard errors of
+    the mean. It says how far another run of the review could move the figure, not how the
+    player would score on other hands. ``None`` with no decision."""
+    value = accuracy(decisions, scale)
+    if value is None:
+        return None
+    return interval_of(value, accuracy_noise(decisions, scale), len(decisions))
 
 
 def point_scale(state: Any) -> float:

@@ -72,7 +72,10 @@ from replay.marks import Decision as Decision
 from replay.marks import DeclareDecision as DeclareDecision
 from replay.marks import HandReview as HandReview
 from replay.marks import accuracy as accuracy
+from replay.marks import accuracy_interval as accuracy_interval
+from replay.marks import accuracy_noise as accuracy_noise
 from replay.marks import budget_at as budget_at
+from replay.marks import interval_of as interval_of
 from replay.marks import mark_for as mark_for
 from replay.marks import point_scale as point_scale
 from replay.order import TRUMP as TRUMP_CLASS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -275,10 +276,14 @@ def test_the_review_command(tmp_path):
     hands = [json.loads(line) for line in one.output.splitlines()]
     assert [h["hand"] for h in hands] == [2, 3]
     assert all(h["decisions"] and set(h["accuracy"]) == {"0", "1", "2", "3"} for h in hands)
+    for h in hands:  # each seat's accuracy within its interval (issue 23)
+        for seat, (low, high) in h["accuracy_interval"].items():
+            assert 0 <= low <= h["accuracy"][seat] <= high <= 100
     two = CliRunner().invoke(cli, [*args, "--format", "json", "-j", "2"])
     assert two.exit_code == 0 and two.output == one.output
     text = CliRunner().invoke(cli, args)
     assert text.exit_code == 0 and "accuracy per player over every hand" in text.output
+    assert re.search(r"\d+\.\d% \(\d+\.\d-\d+\.\d\) over \d+ decisions", text.output)
     assert f"match {hands[0]['match']}: accuracy per player" in text.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text(sample.read_text().replace('"ruleset":"tractor"', '"ruleset":"nonesuch"'))
@@ -309,6 +314,9 @@ def test_report_and_export_carry_the_review(tmp_path):
     hands = json.loads(re.search(r'id="sj-hands">(.*?)</script>', html, re.S).group(1))
     assert len(hands) == 2 and all(h["rv"]["d"] and h["rv"]["acc"] for h in hands)
     assert 'id="review-accuracy"' in html
+    table = html[html.index('id="review-accuracy"'):]
+    table = table[:table.index("</table>")]
+    assert len(re.findall(r"\d+\.\d%\s*<small class=\"note\">\(\d+\.\d-\d+\.\d\)", table)) == 4
     tables = {}
     small = sample.parents[1] / "examples" / "tractor-2deck.jsonl"
     for jobs in ("1", "2"):
@@ -816,3 +824,29 @@ def test_without_a_race_the_screen_still_charges_its_noise():
     d = _judged(_Deals(lambda a, n: 50 + 40 * (a == 1)), 2, confirm=0)
     assert d.estimate == 40 and d.error == pytest.approx(24 / 8 ** 0.5)
     assert d.swing == pytest.approx(40 - 24 / 8 ** 0.5) and d.mark == "mistake"
+
+
+def test_accuracy_interval_is_the_reviews_noise():
+    """Accuracy carries an interval (issue 23): none when every decision is exact, wider with
+    larger errors, always around the accuracy and within 0-100; a running tally over hands
+    gives the interval of all the decisions at once."""
+    from replay.marks import Decision, accuracy, accuracy_interval, accuracy_noise, interval_of
+
+    def decision(swing: float, error: float, exact: bool = False) -> Decision:
+        return Decision(trick=1, seat=0, lead=True, kind="lead", made=["AS"], alternatives=[],
+                        value_made=0.0, best=["AS"], value_best=0.0, swing=swing, mark=None,
+                        defender=True, exact=exact, error=error, estimate=swing + error)
+
+    exact = [decision(0.0, 0.0, True), decision(10.0, 0.0, True)]
+    assert accuracy_interval(exact) == (accuracy(exact),) * 2
+    narrow = accuracy_interval([decision(10.0, 1.0), decision(0.0, 1.0)])
+    wide = accuracy_interval([decision(10.0, 4.0), decision(0.0, 4.0)])
+    value = accuracy([decision(10.0, 1.0), decision(0.0, 1.0)])
+    assert narrow is not None and wide is not None and value is not None
+    assert wide[0] < narrow[0] <= value <= narrow[1] < wide[1] <= 100
+    assert accuracy_interval([]) is None
+    blunder = accuracy_interval([decision(200.0, 5.0)])  # far past the cap: no doubt left
+    assert blunder == (0.0, 0.0)
+    many = [decision(float(k % 9), 1.0 + k % 3) for k in range(40)]
+    tally = interval_of(accuracy(many) or 0.0, sum(accuracy_noise([d]) for d in many), len(many))
+    assert tally == pytest.approx(accuracy_interval(many))

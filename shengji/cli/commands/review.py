@@ -109,7 +109,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
             for d in r.decisions:
                 who = names[d.seat] if d.seat < len(names) else f"seat {d.seat}"
                 for table in (overall, in_match):
-                    _tally_review(table.setdefault(who, [0, 0.0, 0, 0, 0]), d, r.scale)
+                    _tally_review(table.setdefault(who, [0, 0.0, 0, 0, 0, 0.0]), d, r.scale)
             _print_review(r, names, fmt)
     if fmt == "text" and in_match:
         _print_accuracy(f"match {visible(current or '')}: accuracy per player", in_match)
@@ -168,21 +168,26 @@ def _reviews(paths: tuple[Path, ...], keep: Any, budget: Any, ruleset: str | Non
 
 def _tally_review(row: list[Any], decision: Any, scale: float) -> None:
     """Add a decision to a player's [decisions, accuracy sum, inaccuracies, mistakes,
-    blunders]; each decision's accuracy on its own game's scale."""
-    from replay.review import accuracy
+    blunders, noise]; each decision's accuracy (and its noise) on its own game's scale."""
+    from replay.review import accuracy, accuracy_noise
 
     row[0] += 1
     row[1] += accuracy([decision], scale) or 0.0
     for i, mark in enumerate(("inaccuracy", "mistake", "blunder"), start=2):
         row[i] += decision.mark == mark
+    row[5] += accuracy_noise([decision], scale)
 
 
 def _print_accuracy(title: str, table: dict[str, list[Any]]) -> None:
     click.echo(title + ":")
+    from replay.review import interval_of
+
     for who in sorted(table):
-        n, score, inaccuracies, mistakes, blunders = table[who]
-        click.echo(f"  {visible(who)}: {score / n:.1f}% over {n} decisions; {inaccuracies} "
-                   f"inaccuracies, {mistakes} mistakes, {blunders} blunders")
+        n, score, inaccuracies, mistakes, blunders, noise = table[who]
+        low, high = interval_of(score / n, noise, n)
+        click.echo(f"  {visible(who)}: {score / n:.1f}% ({low:.1f}-{high:.1f}) over {n} "
+                   f"decisions; {inaccuracies} inaccuracies, {mistakes} mistakes, "
+                   f"{blunders} blunders")
 
 
 def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
@@ -196,6 +201,9 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
             "players": seat_names,
             "accuracy": {str(s): (round(a, 1) if (a := r.accuracy(s)) is not None else None)
                          for s in seats},
+            "accuracy_interval": {
+                str(s): ([round(x, 1) for x in i] if (i := r.accuracy_interval(s)) else None)
+                for s in seats},
             "decisions": [d.to_dict() for d in r.decisions],
             "bids": [b.to_dict() for b in r.bids],
             "declarations": [d.to_dict() for d in r.declarations]}, ensure_ascii=False))
@@ -204,8 +212,9 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
     if r.skipped and not r.decisions:
         click.echo(head + f"not reviewed: {r.skipped}")
         return
-    accs = ", ".join(f"{visible(seat_names[s])} {a:.0f}%" for s in seats
-                     if (a := r.accuracy(s)) is not None)
+    accs = ", ".join(f"{visible(seat_names[s])} {a:.0f}% ({i[0]:.0f}-{i[1]:.0f})"
+                     for s in seats if (a := r.accuracy(s)) is not None
+                     and (i := r.accuracy_interval(s)) is not None)
     click.echo(head + f"{len(r.decisions)} decisions; accuracy {accs}"
                + (f" ({r.skipped})" if r.skipped else ""))
     for d in r.decisions:

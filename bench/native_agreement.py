@@ -7,9 +7,11 @@ random positions (issue 27).
 For each ruleset (tractor with 1, 2 and 3 decks, four-deck, wanfen, biaofen-4p) it simulates
 hands and stops each at a random play; at that position it records, for the seat on turn, the
 verdict (rule ids) of a random play of the right number of its cards (often illegal) and of a
-random legal one, how many legal leads or follows there are, and, with at most two cards left
-a seat, the exact search's value. It runs that once with the compiled modules and once with
-``SHENGJI_PURE=1`` (each in its own process) and compares the two records line by line.
+random legal one, how many legal leads or follows there are, with at most two cards left a
+seat the exact search's value, and a deal of the cards the seat could not see (the review's
+``determinize``) with the rollout player's result on it. It runs that once with the compiled
+modules and once with ``SHENGJI_PURE=1`` (each in its own process) and compares the two records
+line by line.
 """
 
 from __future__ import annotations
@@ -36,11 +38,12 @@ def positions(count: int, seed: int, per_hand: int = 8) -> list[list]:
     from gamelog.cards import Card
     from gamelog.model import Hand, Play
     from replay import get_ruleset
+    from replay.deals import determinize
     from replay.engine import HandReplay
     from replay.legal import follow_spec, legal_leads
-    from replay.search import solve, to_play
+    from replay.playout import greedy_play_out
+    from replay.search import clone, solve, to_play
     from replay.simulate import simulate_match
-    from replay.state import copy_state
 
     out: list[list] = []
     for name, options in RULESETS:
@@ -72,7 +75,7 @@ def positions(count: int, seed: int, per_hand: int = 8) -> list[list]:
                 guess = rng.sample(held, min(size, len(held)))
                 row: list = [name, options.get("decks", 0), match, stop, seat]
                 for cards in (guess, hand_events[stop].cards):
-                    trial = copy_state(state)
+                    trial = clone(state)  # the trick in progress copied too
                     before = len(trial.log.items)
                     tokens = [str(Card(c)) for c in cards] if cards is guess else list(cards)
                     trial.apply(Play(match=hand.match, hand=1, seq=1 << 20, seat=seat,
@@ -86,7 +89,11 @@ def positions(count: int, seed: int, per_hand: int = 8) -> list[list]:
                     found = follow_spec(state, seat).enumerate(limit=400)
                     row.append(None if found is None else len(found))
                 if max(sum(h) for h in state.held) <= 2 and not any(state.hidden):
-                    row.append(solve(copy_state(state)))
+                    row.append(solve(clone(state)))
+                # a deal of the cards the seat could not see (the review's), and the rollout
+                # player's result on it
+                world = determinize(state, seat, random.Random(f"{match}:{stop}"))
+                row.append([world.held, world.kitty, greedy_play_out(clone(world))])
                 out.append(row)
                 made += 1
     return out

@@ -113,11 +113,12 @@ def viewer_marks(review: HandReview) -> dict[str, Any]:
     error, ``n`` legal alternatives up to equivalence, ``g`` how they were grouped, ``made`` /
     ``best`` cards with values ``vm`` / ``vb``, ``alts`` each valued alternative as ``[cards,
     value, standard error, deals]``, ``lines`` what may follow the play made and the best one;
-    ``acc``: each seat's accuracy; in 标分 ``b``: each bid or pass (``[seat, bid or null for a
-    pass, estimated defenders' points as declarer, best bid or null, swing in 档, mark or
-    null]``); ``dc``: each trump declaration (``[seat, cards dealt when made, cards shown
-    (null: a declaration never made, reviewed at the seat's last card), best alternative or
-    null for declaring nothing, levels it gave away, their standard error, mark or null]``)."""
+    ``acc``: each seat's accuracy, ``acci`` its 95 % interval (the review's noise); in 标分
+    ``b``: each bid or pass (``[seat, bid or null for a pass, estimated defenders' points as
+    declarer, best bid or null, swing in 档, mark or null]``); ``dc``: each trump declaration
+    (``[seat, cards dealt when made, cards shown (null: a declaration never made, reviewed at
+    the seat's last card), best alternative or null for declaring nothing, levels it gave
+    away, their standard error, mark or null]``)."""
     seats = sorted({d.seat for d in review.decisions})
 
     def alternative(i: int, cards: list[str], value: float, d: Any) -> list[Any]:
@@ -135,6 +136,8 @@ def viewer_marks(review: HandReview) -> dict[str, Any]:
                   for d in review.decisions],
             "acc": {str(s): round(a, 1) for s in seats
                     if (a := review.accuracy(s)) is not None},
+            "acci": {str(s): [round(x, 1) for x in i] for s in seats
+                     if (i := review.accuracy_interval(s)) is not None},
             "b": [[b.seat, b.bid, round(b.estimate), b.best, round(b.swing, 1), b.mark]
                   for b in review.bids],
             "dc": [[c.seat, c.drawn, c.made, c.best, round(c.estimate, 2), round(c.error, 2),

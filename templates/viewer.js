@@ -300,7 +300,10 @@
     if (h.rv && h.rv.acc) {
       var parts = [];
       for (var s = 0; s < h.n; s++) {
-        if (h.rv.acc[String(s)] !== undefined) parts.push(seatName(h, s) + " " + Math.round(h.rv.acc[String(s)]) + "%");
+        if (h.rv.acc[String(s)] === undefined) continue;
+        var span = h.rv.acci && h.rv.acci[String(s)];
+        parts.push(seatName(h, s) + " " + Math.round(h.rv.acc[String(s)]) + "%" +
+                   (span ? " (" + Math.round(span[0]) + "\u2013" + Math.round(span[1]) + ")" : ""));
       }
       if (parts.length) item(L.accuracy, parts.join(" \u00B7 "));
     }

@@ -338,6 +338,8 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     assert page.locator(f"{root} .spot .mark.{mark}").count() == 1
     assert page.locator(f"{root} table.tricks .mark.{mark}").count() == 1
     assert page.locator("#review-accuracy tbody tr").count() == 4
+    assert page.locator("#review-accuracy tbody td small.note").count() == 4  # its interval
+    assert re.search(r"\d+% \(\d+\u2013\d+\)", page.locator(root).inner_text())
     # every card on the table says whose it is; holdings are grouped by suit
     spots = page.locator(f"{root} .spot:has(.played)")
     assert spots.count() == k and spots.locator(".spot-who").count() == k

@@ -265,7 +265,12 @@ def accuracy(decisions: list[Decision], scale: float = 1.0) -> float | None:
     if not decisions:
         return None
     cap = MARKS[0][1] * scale
-    return 100 * sum(1 - min(d.swing, cap) / cap for d in decisions) / len(decisions)
+    return 100 * sum(_score(d.swing, cap) for d in decisions) / len(decisions)
+
+
+def _score(swing: float, cap: float) -> float:
+    """One decision's share of accuracy: 1 for no swing, 0 at the blunder's ``cap`` or past."""
+    return 1 - min(max(swing, 0.0), cap) / cap
 
 
 def accuracy_noise(decisions: list[Decision], scale: float = 1.0) -> float:
@@ -276,11 +281,7 @@ def accuracy_noise(decisions: list[Decision], scale: float = 1.0) -> float:
     for d in decisions:
         if d.exact or not d.error:
             continue
-
-        def score(swing: float) -> float:
-            return 1 - min(max(swing, 0.0), cap) / cap
-
-        half = (score(d.swing - 1.96 * d.error) - score(d.swing + 1.96 * d.error)) / 2
+        half = (_score(d.swing - 1.96 * d.error, cap) - _score(d.swing + 1.96 * d.error, cap)) / 2
         total += (half / 1.96) ** 2
     return total
 

@@ -29,9 +29,11 @@ MAX_THROWS = 64
 """Sure throws listed per suit at most (the largest first)."""
 
 
-def decision_choices(state: HandReplay, seat: int) -> tuple[list[list[int]], str | None]:
+def decision_choices(state: HandReplay, seat: int, made: list[int] | None = None
+                     ) -> tuple[list[list[int]], str | None]:
     """The alternatives of a recorded decision, from what the seat could know, up to
-    equivalence, and how they were grouped (``None``: every legal play).
+    equivalence (:func:`equivalence`; ``made``, the play made, stands for its class), and how
+    they were grouped (``None``: every legal play).
 
     A lead: every unit the seat holds, and every throw (of any number of units) that stands
     whatever the unseen cards are; a throw that some deal would make fail is represented by
@@ -82,14 +84,50 @@ def decision_choices(state: HandReplay, seat: int) -> tuple[list[list[int]], str
             found = spec.lowest_each(keys)
             grouped = ("one follow per way of choosing what decides the value (cheapest, most "
                        "points, strongest, keeping each suit): more than 400 candidates")
-    seen: set[tuple[int, ...]] = set()
+    same = equivalence(state, seat)
+    seen: dict[tuple[int, ...], int] = {}
     out: list[list[int]] = []
     for cards in found:
-        key = tuple(sorted(cards, key=order.sort_key))
+        key = same(cards)
         if key not in seen:
-            seen.add(key)
-            out.append(list(key))
+            seen[key] = len(out)
+            out.append(sorted(cards, key=order.sort_key))
+    if made is not None and (at := seen.get(same(made))) is not None:
+        out[at] = sorted(made, key=order.sort_key)  # the play made stands for its class
     return out, grouped
+
+
+def equivalence(state: HandReplay, seat: int) -> Callable[[list[int]], tuple[int, ...]]:
+    """A key on the seat's plays, equal for plays that are the same up to equivalence from
+    what the seat could know: identical cards, and touching cards — singles of one suit and
+    class, worth the same points, one copy each in its hand, with no card it has not seen
+    and no card of the trick on the table ranking between them or level with them
+    (:func:`replay.search.touching_lowest`); whichever of them it plays, every deal of the
+    unseen cards plays on alike. Not in 打万分, nor when the record hides some of the seat's
+    cards."""
+    from replay.search import touching_lowest
+    from replay.simulate import unseen_by
+
+    order = state.order
+    assert order is not None
+    lowest: dict[int, int] = {}
+    if not state.hidden[seat] and not state.rules.pattern_kinds:
+        power, klass = order.power, order.klass
+        unseen = unseen_by(state, seat)
+        if state.trick is not None:
+            for p in state.trick.plays:
+                for c in p.cards:
+                    unseen[c] += 1
+        live: dict[int, list[int]] = {}
+        for c in range(54):
+            if unseen[c]:
+                live.setdefault(klass[c], []).append(power[c])
+        lowest = touching_lowest(state, seat, live, list(range(54)))
+
+    def key(cards: list[int]) -> tuple[int, ...]:
+        return tuple(sorted(lowest.get(c, c) for c in cards))
+
+    return key
 
 
 def _throws_of(units: list[Any], holding: dict[int, int], order: Any) -> list[list[int]]:

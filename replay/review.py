@@ -55,6 +55,7 @@ from replay.agents import HeuristicAgent
 # names stay importable from here.
 from replay.candidates import MAX_THROWS as MAX_THROWS
 from replay.candidates import decision_choices as decision_choices
+from replay.candidates import equivalence
 from replay.candidates import sure_from_view as sure_from_view
 from replay.deals import _deal_into as _deal_into
 from replay.deals import _refresh as _refresh
@@ -170,7 +171,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     except ValueError:
         return None
     made_ints = [int(c) for c in made]
-    options, grouped = decision_choices(state, seat)
+    options, grouped = decision_choices(state, seat, made_ints)
     lead = state.trick is None or not state.trick.plays
     spec = None if lead else follow_spec(state, seat)
     if made_ints not in options:
@@ -194,11 +195,13 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     likely = [agent.lead(view)] if spec is None else [
         agent.follow(view, spec), spec.lowest(lambda c: (Card(c).points, order.power[c]))]
     others = [o for o in options if o != made_ints]
+    same = equivalence(state, seat)
     for cards in reversed(likely):
-        key = sorted(cards, key=order.sort_key)
-        if key in others:
-            others.remove(key)
-            others.insert(0, key)
+        key = same(cards)
+        found = next((o for o in others if same(o) == key), None)
+        if found is not None:  # the likely play, or the one that stands for it
+            others.remove(found)
+            others.insert(0, found)
     if len(others) > budget.max_alternatives - 1:
         grouped = grouped or (f"{budget.max_alternatives} of {considered} valued: the play "
                               "made, the likely plays, then in card order")

@@ -209,16 +209,13 @@ def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
 
 def merge_touching(state: HandReplay, seat: int, plays: list[list[int]]) -> list[list[int]]:
     """``plays`` without the single cards that play exactly like a lower one the seat also
-    holds (every card known): touching cards of one suit and class, worth the same points,
-    one copy each in the seat's hand, with no card of another seat's holding or of the trick
-    on the table ranking between them or level with them. The lowest of each run stays.
-    Not for 打万分, whose patterns read suits and ranks beyond the order."""
+    holds (every card known): :func:`touching_lowest`, with every card of another seat's
+    holding or of the trick on the table able to come between."""
     order = state.order
     assert order is not None
     if state.rules.pattern_kinds or sum(len(p) == 1 for p in plays) < 2:
         return plays
-    power, klass, points = order.power, order.klass, state.points_table
-    held = state.held[seat]
+    power, klass = order.power, order.klass
     live: dict[int, list[int]] = {}  # class -> powers of the cards that could come between
     for o in range(state.players):
         if o != seat:
@@ -229,18 +226,34 @@ def merge_touching(state: HandReplay, seat: int, plays: list[list[int]]) -> list
         for p in state.trick.plays:
             for c in p.cards:
                 live.setdefault(klass[c], []).append(power[c])
-    singles = sorted((p[0] for p in plays if len(p) == 1 and held[p[0]] == 1),
-                     key=lambda c: (klass[c], power[c]))
-    dropped: set[int] = set()
-    low = None
+    dropped = touching_lowest(state, seat, live, [p[0] for p in plays if len(p) == 1])
+    return [p for p in plays if not (len(p) == 1 and p[0] in dropped)]
+
+
+def touching_lowest(state: HandReplay, seat: int, live: dict[int, list[int]],
+                    cards: list[int]) -> dict[int, int]:
+    """Each of ``cards`` that plays exactly like a lower one of them, mapped to the lowest of
+    its run: touching cards of one suit and class, worth the same points, one copy each in the
+    seat's hand, with no card of ``live`` (per class, the powers of the cards that could come
+    between: another seat's, the trick's) ranking between them or level with them. Empty in
+    打万分, whose patterns read suits and ranks beyond the order."""
+    order = state.order
+    assert order is not None
+    if state.rules.pattern_kinds:
+        return {}
+    power, klass, points = order.power, order.klass, state.points_table
+    held = state.held[seat]
+    singles = sorted({c for c in cards if held[c] == 1}, key=lambda c: (klass[c], power[c], c))
+    out: dict[int, int] = {}
+    low = -1
     for c in singles:
-        if low is not None and klass[c] == klass[low] and Card(c).suit == Card(low).suit \
+        if low >= 0 and klass[c] == klass[low] and Card(c).suit == Card(low).suit \
                 and points[c] == points[low] and not any(
                     power[low] <= q <= power[c] for q in live.get(klass[c], ())):
-            dropped.add(c)
+            out[c] = low
             continue
         low = c
-    return [p for p in plays if not (len(p) == 1 and p[0] in dropped)]
+    return out
 
 
 def brute_force(state: HandReplay) -> int:

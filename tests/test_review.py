@@ -89,6 +89,83 @@ def test_touching_cards_are_merged_only_when_they_play_alike():
     assert merged > 40
 
 
+def test_plays_equivalent_from_the_seats_view_are_worth_the_same_on_every_deal():
+    """The review's alternatives are the legal plays up to equivalence from what the seat
+    could know (touching singles with nothing unseen or on the table between them): in the
+    last tricks of the sample hands, every group of plays the review takes as one has the same
+    exact value on deals of the unseen cards consistent with the seat's knowledge, and
+    the review lists one of each group (the play made, when it is in one)."""
+    import gamelog
+    from gamelog.model import Play
+    from replay.candidates import decision_choices, equivalence
+    from replay.review import apply_play, clone, determinize, to_play
+
+    groups = 0
+    for name in ("tractor-1deck", "tractor-2deck"):
+        path = Path(__file__).resolve().parents[1] / "samples" / "matches" / f"{name}.jsonl"
+        for hand in gamelog.read_hands(path):
+            state = HandReplay(replay.ruleset_for(hand.header), hand)
+            for ev in hand.events:
+                if isinstance(ev, Play) and to_play(state) == ev.seat \
+                        and state.pending_forced is None and not state.log.items \
+                        and max(sum(h) for h in state.held) <= 4:
+                    seat = ev.seat
+                    same = equivalence(state, seat)
+                    by_key: dict[tuple[int, ...], list[list[int]]] = {}
+                    for cards in choices(state, seat):
+                        by_key.setdefault(same(cards), []).append(cards)
+                    listed, _ = decision_choices(state, seat)
+                    assert len({same(c) for c in listed}) == len(listed)
+                    rng = random.Random(groups)
+                    for group in by_key.values():
+                        if len(group) < 2:
+                            continue
+                        groups += 1
+                        for world in (determinize(state, seat, rng) for _ in range(6)):
+                            table: dict = {}
+                            values = set()
+                            for cards in group:
+                                trial = clone(world)
+                                apply_play(trial, seat, cards)
+                                values.add(solve(trial, table))
+                            assert len(values) == 1, (name, hand.number, group)
+                state.apply(ev)
+    assert groups >= 20
+
+
+def test_touching_singles_merge_only_with_nothing_unseen_between():
+    """At one deck a seat's two adjacent ranks of a suit (one copy each, worth the same
+    points) are one alternative; at two decks the unseen second copy of either sits level
+    with it, and they stay two."""
+    from gamelog.cards import Card
+    from replay.candidates import equivalence
+
+    rng = random.Random(21)
+    merged = 0
+    for decks in (1, 2):
+        for _ in range(150):
+            state = small_position(rng, "tractor", 4, decks, cards=8)
+            seat = state.leader
+            order = state.order
+            same = equivalence(state, seat)
+            held = [c for c in range(54) if state.held[seat][c] == 1]
+            for a in held:
+                for b in held:
+                    if a < b and order.klass[a] == order.klass[b] \
+                            and Card(a).suit == Card(b).suit \
+                            and state.points_table[a] == state.points_table[b] \
+                            and abs(order.power[a] - order.power[b]) == 1 \
+                            and not any(order.klass[c] == order.klass[a]
+                                        and order.power[c] in (order.power[a], order.power[b])
+                                        and c not in (a, b) for c in range(54)):
+                        if decks == 1:
+                            assert same([a]) == same([b])
+                            merged += 1
+                        else:
+                            assert same([a]) != same([b])
+    assert merged >= 30
+
+
 def test_choices_are_distinct_and_legal():
     rng = random.Random(3)
     for _ in range(50):

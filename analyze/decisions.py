@@ -11,7 +11,8 @@ from typing import Any
 
 import polars as pl
 
-from replay.review import HandReview, accuracy, accuracy_noise, interval_of
+from replay.marks import AccuracyTally
+from replay.review import HandReview
 
 DECISION_SCHEMA = {
     "match": pl.String, "hand": pl.Int32, "trick": pl.Int32, "seat": pl.Int32,
@@ -149,23 +150,12 @@ def player_accuracy(reviews: Iterable[tuple[HandReview, list[str]]]) -> list[dic
     """Per player (by the report's labels, given per hand as the seats' names): decisions,
     accuracy (and its 95 % interval from the review's noise), inaccuracies, mistakes and
     blunders over every reviewed hand."""
-    by: dict[str, list] = {}
-    scores: dict[str, float] = {}
-    noise: dict[str, float] = {}
+    by: dict[str, AccuracyTally] = {}
     for review, names in reviews:
         for d in review.decisions:
             who = names[d.seat] if d.seat < len(names) else f"seat {d.seat}"
-            by.setdefault(who, []).append(d)
-            # each decision scored on its own game's scale (a mixed report adds them fairly)
-            scores[who] = scores.get(who, 0.0) + (accuracy([d], review.scale) or 0.0)
-            noise[who] = noise.get(who, 0.0) + accuracy_noise([d], review.scale)
-    out = []
-    for who in sorted(by):
-        ds = by[who]
-        out.append({"player": who, "decisions": len(ds),
-                    "accuracy": scores[who] / len(ds),
-                    "interval": interval_of(scores[who] / len(ds), noise[who], len(ds)),
-                    "inaccuracies": sum(d.mark == "inaccuracy" for d in ds),
-                    "mistakes": sum(d.mark == "mistake" for d in ds),
-                    "blunders": sum(d.mark == "blunder" for d in ds)})
-    return out
+            by.setdefault(who, AccuracyTally()).add(d, review.scale)
+    return [{"player": who, "decisions": t.decisions, "accuracy": t.accuracy,
+             "interval": t.interval, "inaccuracies": t.marks["inaccuracy"],
+             "mistakes": t.marks["mistake"], "blunders": t.marks["blunder"]}
+            for who, t in sorted(by.items())]

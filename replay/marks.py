@@ -307,6 +307,36 @@ def accuracy_interval(decisions: list[Decision], scale: float = 1.0
     return interval_of(value, accuracy_noise(decisions, scale), len(decisions))
 
 
+class AccuracyTally:
+    """One player's decisions added up as they come (over hands of any rulesets: each decision
+    scored on its own game's scale): the count, :func:`accuracy`, its 95 % interval
+    (:func:`accuracy_interval`) and the marks."""
+
+    __slots__ = ("decisions", "marks", "noise", "score")
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.score = 0.0
+        self.noise = 0.0
+        self.marks = {name: 0 for name, _ in MARKS}
+
+    def add(self, decision: Decision, scale: float) -> None:
+        self.decisions += 1
+        self.score += accuracy([decision], scale) or 0.0
+        self.noise += accuracy_noise([decision], scale)
+        if decision.mark in self.marks:
+            self.marks[decision.mark] += 1
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.score / self.decisions if self.decisions else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        value = self.accuracy
+        return None if value is None else interval_of(value, self.noise, self.decisions)
+
+
 def point_scale(state: Any) -> float:
     """The hand's points over 200 (two decks): what the marks' thresholds are scaled by."""
     total = sum(state.points_table[c] for c in range(54)) * state.rules.decks

@@ -91,8 +91,10 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
         if show_bar and engine != "ray" else None
 
     budget = budget_at(level, samples=samples, confirm=confirm, seed=seed)
-    overall: dict[str, list[float]] = {}  # player -> decisions, score, marks (see _tally_review)
-    in_match: dict[str, list[float]] = {}
+    from replay.marks import AccuracyTally
+
+    overall: dict[str, AccuracyTally] = {}  # player -> its decisions so far
+    in_match: dict[str, AccuracyTally] = {}
     current: str | None = None
     read = [0]
     found: list[tuple[str, str]] = []
@@ -109,7 +111,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
             for d in r.decisions:
                 who = names[d.seat] if d.seat < len(names) else f"seat {d.seat}"
                 for table in (overall, in_match):
-                    _tally_review(table.setdefault(who, [0, 0.0, 0, 0, 0, 0.0]), d, r.scale)
+                    table.setdefault(who, AccuracyTally()).add(d, r.scale)
             _print_review(r, names, fmt)
     if fmt == "text" and in_match:
         _print_accuracy(f"match {visible(current or '')}: accuracy per player", in_match)
@@ -166,28 +168,14 @@ def _reviews(paths: tuple[Path, ...], keep: Any, budget: Any, ruleset: str | Non
         yield r, names.pop((r.match, r.hand), [])
 
 
-def _tally_review(row: list[Any], decision: Any, scale: float) -> None:
-    """Add a decision to a player's [decisions, accuracy sum, inaccuracies, mistakes,
-    blunders, noise]; each decision's accuracy (and its noise) on its own game's scale."""
-    from replay.review import accuracy, accuracy_noise
-
-    row[0] += 1
-    row[1] += accuracy([decision], scale) or 0.0
-    for i, mark in enumerate(("inaccuracy", "mistake", "blunder"), start=2):
-        row[i] += decision.mark == mark
-    row[5] += accuracy_noise([decision], scale)
-
-
-def _print_accuracy(title: str, table: dict[str, list[Any]]) -> None:
+def _print_accuracy(title: str, table: dict[str, Any]) -> None:
     click.echo(title + ":")
-    from replay.review import interval_of
-
     for who in sorted(table):
-        n, score, inaccuracies, mistakes, blunders, noise = table[who]
-        low, high = interval_of(score / n, noise, n)
-        click.echo(f"  {visible(who)}: {score / n:.1f}% ({low:.1f}-{high:.1f}) over {n} "
-                   f"decisions; {inaccuracies} inaccuracies, {mistakes} mistakes, "
-                   f"{blunders} blunders")
+        t = table[who]
+        low, high = t.interval
+        click.echo(f"  {visible(who)}: {t.accuracy:.1f}% ({low:.1f}-{high:.1f}) over "
+                   f"{t.decisions} decisions; {t.marks['inaccuracy']} inaccuracies, "
+                   f"{t.marks['mistake']} mistakes, {t.marks['blunder']} blunders")
 
 
 def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:

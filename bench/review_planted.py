@@ -1,10 +1,11 @@
 """Benchmark: does the review mark a plainly bad play? (issue 23)
 
 Simulated matches in which seat 1 is the heuristic agent except for one planted error per
-hand, at its first chance of any of three kinds (see :class:`Planter`): points thrown by the
-declarer's side onto a trick a defender has already won (a 10 or a K given away), an ace of
-the led suit thrown under an opponent's ruff while a lower card of the suit could go, and, as
-the declarer, the most points it can buried in the kitty. Every hand is reviewed; the
+hand, at its first chance of any of four kinds (see :class:`Planter`): points thrown by the
+declarer's side onto a trick a defender has already won (a 10 or a K given away), a trick full
+of points left to the opponents by the last player who could win it, an ace of the led suit
+thrown under an opponent's ruff while a lower card of the suit could go, and, as the declarer,
+the most points it can buried in the kitty. Every hand is reviewed; the
 benchmark prints how many planted plays were marked (per kind, with their estimated swings)
 and the share of the heuristic seats' decisions marked. Seeds are drawn fresh unless given, and printed.
 
@@ -40,15 +41,22 @@ class Planter(HeuristicAgent):
 
     - ``points``: on the declarer's side, last to a single-card trick a defender has already
       won, holding both a point card and a pointless card it may play that costs nothing to
-      give (a single, so no pair is broken, and no trump spent on a side suit), it throws the
-      most points it can (a 10 or a K handed to the defenders' score). (Until session 15 the
-      seat could be a defender, whose 10 thrown onto the declarer's trick costs only the
-      chance that its side would have won it later, about a third of 10 at one deck; the
-      pointless card could be one of a pair or a trump, and the lead any shape: then giving
-      the 10 was often no loss or a small one, and the review did not mark it.)
+      give (a single, so no pair is broken, a small card, 2-9, and no trump spent on a side
+      suit), it throws the most points it can (a 10 or a K handed to the defenders' score).
+      (Until session 19 the pointless card could be an ace: at two decks a 10 given to keep
+      the ace that had become the suit's master is no loss, and the review rightly said so.)
+      (Until session 15 the seat could be a defender, whose 10 thrown onto the declarer's
+      trick costs only the chance that its side would have won it later, about a third of 10
+      at one deck; the pointless card could be one of a pair or a trump, and the lead any
+      shape: then giving the 10 was often no loss or a small one, and the review did not mark
+      it.)
+    - ``win``: last to a single-card trick an opponent is winning, with 10 points a deck or
+      more on the table, it plays its lowest pointless card that does not win while it holds
+      a card that would (the points left to the other side);
     - ``ace``: a side suit led with a single, an opponent's trump winning the trick, it plays
-      its ace of the suit under the ruff while it holds a lower card of the suit (an ace that
-      would likely have won a later round is thrown away);
+      its ace of the suit under the ruff while it holds a lower pointless card of the suit (an
+      ace that would likely have won a later round is thrown away; until session 19 the lower
+      card could be a 10 or a K, and the ace was then the cheaper card to give);
     - ``bury``: as the declarer, it buries the most points it can in the kitty (pointless
       cards kept in hand instead)."""
 
@@ -88,8 +96,18 @@ class Planter(HeuristicAgent):
             aces = [c for c in mine if CARD_TOKENS[c][0] == "A"]
             if not view.partner_side(best.seat) and trick.lead_class != TRUMP \
                     and kinds == [(1, 1)] and top is not None and top[0] == 1 and aces \
-                    and len(mine) >= 2 and spec.contains([aces[0]]):
+                    and any(not pts[c] and c not in aces for c in mine) \
+                    and spec.contains([aces[0]]):
                 return self._plant("ace", view, [aces[0]])
+            if not view.partner_side(best.seat) and len(trick.plays) == view.players - 1 \
+                    and kinds == [(1, 1)] and top is not None:
+                on_table = sum(pts[c] for p in trick.plays for c in p.cards)
+                legal = [c for c in range(54) if view.hand[c] and spec.contains([c])]
+                strength = {c: play_strength(order, trick.lead_class, kinds, [c]) for c in legal}
+                winners = [c for c in legal if (s := strength[c]) is not None and s > top]
+                losers = [c for c in legal if c not in winners and not pts[c]]
+                if on_table >= 10 * view.rules.decks and winners and losers:
+                    return self._plant("win", view, [min(losers, key=lambda c: order.power[c])])
             declarer_side = view.declarer is not None and (
                 view.seat in view.rules.declarer_side(view.declarer))
             if not view.partner_side(best.seat) and len(trick.plays) == view.players - 1 \
@@ -98,9 +116,10 @@ class Planter(HeuristicAgent):
                 rich = spec.lowest(lambda c: (-pts[c], order.power[c]))
                 beats = play_strength(order, trick.lead_class, kinds, rich)
                 # plainly bad only when the pointless card costs nothing to give: a single
-                # (no pair broken) and no trump spent on a side-suit trick
-                spare = view.hand[cheap[0]] == 1 and (order.klass[cheap[0]] != TRUMP
-                                                      or trick.lead_class == TRUMP)
+                # (no pair broken), a small card (2-9: not an ace or a face card that may
+                # win a later round) and no trump spent on a side-suit trick
+                spare = view.hand[cheap[0]] == 1 and CARD_TOKENS[cheap[0]][0] in "23456789" \
+                    and (order.klass[cheap[0]] != TRUMP or trick.lead_class == TRUMP)
                 if pts[cheap[0]] == 0 and pts[rich[0]] >= 10 and spare \
                         and (beats is None or top is None or beats <= top):
                     return self._plant("points", view, rich)

@@ -59,12 +59,15 @@ def greedy_play(state: HandReplay, seat: int) -> list[int]:
 def greedy_play_out(state: HandReplay) -> int:
     """Play ``state`` to the end with :func:`greedy_play` for every seat; the defenders'
     final points (what :func:`replay.rollouts.play_out` does without agents, compiled)."""
+    state.holding_cache = [None] * (state.players * 5)  # only plays change holdings here
     while not state.finished:
         seat = to_play(state)
         assert seat is not None and state.order is not None
         if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
+            state.holding_cache = None
             return state.defender_points
         apply_play(state, seat, greedy_play(state, seat))
+    state.holding_cache = None
     return final_points(state)
 
 

@@ -95,6 +95,9 @@ class HandState:
         # -- tricks --
         self.order: CardOrder | None = None
         self.class_left: list[list[int]] | None = None  # known cards per suit class, once
+        self.holding_cache: list[dict[int, int] | None] | None = None
+        """class_holding's answers by seat × 5 + class while a playout runs (``None``: off);
+        :meth:`remove` drops the seat's. The answers are shared: read them, never change them."""
         self.leader: int | None = None
         self.trick: Trick | None = None
         self.tricks: list[Trick] = []
@@ -140,12 +143,19 @@ class HandState:
         """A seat's known cards of one suit class, as card -> copies."""
         order = self.order
         assert order is not None
+        cache = self.holding_cache
+        if cache is not None:
+            found = cache[seat * 5 + klass]
+            if found is not None:
+                return found
         held = self.held[seat]
         out: dict[int, int] = {}
         for c in order.members[klass]:
             copies: int = held[c]
             if copies:
                 out[c] = copies
+        if cache is not None:
+            cache[seat * 5 + klass] = out
         return out
 
     def remove(self, seat: int, cards: list[int]) -> list[int]:
@@ -158,6 +168,10 @@ class HandState:
             counts, klass = self.class_left[seat], self.order.klass
         missing: list[int] = []
         taken = 0
+        cache = self.holding_cache
+        if cache is not None:
+            for k in range(5):
+                cache[seat * 5 + k] = None
         for c in cards:  # plain reads and writes: mypyc compiles `x[i] -= 1` generically
             n: int = held[c]
             if n > 0:
@@ -224,6 +238,7 @@ def copy_state(o: HandState) -> HandState:
     new.kitty_buried = o.kitty_buried
     new.order = o.order
     new.class_left = None if o.class_left is None else [list(c) for c in o.class_left]
+    new.holding_cache = None  # the copy's holdings change apart: its own cache, if any
     new.leader = o.leader
     new.trick = o.trick
     new.tricks = list(o.tricks)

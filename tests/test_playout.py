@@ -80,3 +80,35 @@ def test_small_positions_applied_as_legal_give_the_same_tricks():
             fast, checked = _play_out(state, False), _play_out(state, True)
             assert not checked.log.items, checked.log.items
             assert _tricks(fast) == _tricks(checked)
+
+
+@pytest.mark.parametrize("name,options", [
+    ("tractor", {"decks": 1}), ("tractor", {"decks": 2}), ("four-deck", {}), ("wanfen", {}),
+    ("biaofen", {"players": 3})])
+def test_a_playout_with_the_holdings_cache_plays_as_one_without(name, options):
+    """greedy_play_out keeps each seat's holding per suit while it plays (dropped when the seat
+    plays): the same tricks and points as the plays made one by one without it, and no cache
+    left on the state."""
+    from replay.playout import greedy_play_out
+    from replay.search import final_points
+
+    for state in _starts(name, options, 3, seed=19):
+        cached = clone(state)
+        points = greedy_play_out(cached)
+        plain = _play_out(state, False)
+        assert _tricks(cached) == _tricks(plain) and points == final_points(plain)
+        assert cached.holding_cache is None
+
+
+def test_the_holdings_cache_forgets_a_seat_that_plays():
+    state = _starts("tractor", {"decks": 2}, 1, seed=5)[0]
+    state.holding_cache = [None] * (state.players * 5)
+    seat = to_play(state)
+    cards = greedy_play(state, seat)
+    klass = state.order.klass[cards[0]]
+    before = dict(state.class_holding(seat, klass))
+    assert state.class_holding(seat, klass) is state.class_holding(seat, klass)  # kept
+    apply_play(state, seat, cards)
+    after = state.class_holding(seat, klass)
+    for c in set(cards):
+        assert after.get(c, 0) == before[c] - cards.count(c)

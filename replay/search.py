@@ -243,10 +243,17 @@ def touching_lowest(state: HandReplay, seat: int, live: dict[int, list[int]],
         return {}
     power, klass, points = order.power, order.klass, state.points_table
     held = state.held[seat]
-    singles = sorted({c for c in cards if held[c] == 1}, key=lambda c: (klass[c], power[c], c))
+    codes: list[int] = []  # by class, power and card, as one int (no key function to call)
+    for c in cards:
+        if held[c] == 1:
+            codes.append((klass[c] * 256 + power[c]) * 64 + c)
+    codes.sort()
     out: dict[int, int] = {}
     low = -1
-    for c in singles:
+    for code in codes:
+        c = code % 64
+        if c == low:
+            continue  # listed twice
         if low >= 0 and klass[c] == klass[low] and Card(c).suit == Card(low).suit \
                 and points[c] == points[low] and not any(
                     power[low] <= q <= power[c] for q in live.get(klass[c], ())):

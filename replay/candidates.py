@@ -29,11 +29,12 @@ MAX_THROWS = 64
 """Sure throws listed per suit at most (the largest first)."""
 
 
-def decision_choices(state: HandReplay, seat: int, made: list[int] | None = None
+def decision_choices(state: HandReplay, seat: int, made: list[int] | None = None,
+                     same: Callable[[list[int]], tuple[int, ...]] | None = None
                      ) -> tuple[list[list[int]], str | None]:
     """The alternatives of a recorded decision, from what the seat could know, up to
-    equivalence (:func:`equivalence`; ``made``, the play made, stands for its class), and how
-    they were grouped (``None``: every legal play).
+    equivalence (``same``, else :func:`equivalence`; ``made``, the play made, stands for its
+    class), and how they were grouped (``None``: every legal play).
 
     A lead: every unit the seat holds, and every throw (of any number of units) that stands
     whatever the unseen cards are; a throw that some deal would make fail is represented by
@@ -84,7 +85,8 @@ def decision_choices(state: HandReplay, seat: int, made: list[int] | None = None
             found = spec.lowest_each(keys)
             grouped = ("one follow per way of choosing what decides the value (cheapest, most "
                        "points, strongest, keeping each suit): more than 400 candidates")
-    same = equivalence(state, seat)
+    if same is None:
+        same = equivalence(state, seat)
     seen: dict[tuple[int, ...], int] = {}
     out: list[list[int]] = []
     for cards in found:

@@ -171,7 +171,8 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     except ValueError:
         return None
     made_ints = [int(c) for c in made]
-    options, grouped = decision_choices(state, seat, made_ints)
+    same = equivalence(state, seat)  # one reading of what the seat could know, used twice
+    options, grouped = decision_choices(state, seat, made_ints, same)
     lead = state.trick is None or not state.trick.plays
     spec = None if lead else follow_spec(state, seat)
     if made_ints not in options:
@@ -195,7 +196,6 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     likely = [agent.lead(view)] if spec is None else [
         agent.follow(view, spec), spec.lowest(lambda c: (Card(c).points, order.power[c]))]
     others = [o for o in options if o != made_ints]
-    same = equivalence(state, seat)
     for cards in reversed(likely):
         key = same(cards)
         found = next((o for o in others if same(o) == key), None)

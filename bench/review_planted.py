@@ -3,11 +3,12 @@
 Simulated matches in which seat 1 is the heuristic agent except for one planted error per
 hand, at its first chance of any of four kinds (see :class:`Planter`): points thrown by the
 declarer's side onto a trick a defender has already won (a 10 or a K given away), a trick full
-of points left to the opponents by the last player who could win it, an ace of the led suit
-thrown under an opponent's ruff while a lower card of the suit could go, and, as the declarer,
-the most points it can buried in the kitty. Every hand is reviewed; the
-benchmark prints how many planted plays were marked (per kind, with their estimated swings)
-and the share of the heuristic seats' decisions marked. Seeds are drawn fresh unless given, and printed.
+of points left to the opponents by the last player who could win it with a card of the led
+suit, an ace of the led suit thrown under an opponent's ruff while a lower card of the suit
+could go, and, as the declarer, the most points it can buried in the kitty. Every hand is
+reviewed; the benchmark prints how many planted plays were marked (per kind, with their
+estimated swings) and the share of the heuristic seats' decisions marked. Seeds are drawn
+fresh unless given, and printed.
 
     python bench/review_planted.py                       # one deck, 6 matches x 4 hands
     python bench/review_planted.py --decks 2 --seeds 11 12 13
@@ -50,15 +51,17 @@ class Planter(HeuristicAgent):
       at one deck; the pointless card could be one of a pair or a trump, and the lead any
       shape: then giving the 10 was often no loss or a small one, and the review did not mark
       it.)
-    - ``win``: last to a single-card trick an opponent is winning, with 10 points a deck or
-      more on the table, it plays its lowest pointless card that does not win while it holds
-      a card that would (the points left to the other side);
+    - ``win``: last to a side-suit single-card trick an opponent is winning, with 10 points
+      a deck or more on the table, it plays its lowest pointless card that does not win while
+      it holds a card of the led suit that would (the points left to the other side; until
+      session 20 the winning card could be a trump, whose cost the review rightly weighed);
     - ``ace``: a side suit led with a single, an opponent's trump winning the trick, it plays
       its ace of the suit under the ruff while it holds a lower pointless card of the suit (an
       ace that would likely have won a later round is thrown away; until session 19 the lower
       card could be a 10 or a K, and the ace was then the cheaper card to give);
     - ``bury``: as the declarer, it buries the most points it can in the kitty (pointless
-      cards kept in hand instead)."""
+      cards kept in hand instead), when that is 20 points a deck more than the agent's own
+      burial."""
 
     def __init__(self, rng: random.Random, planted: list[tuple[str, int, list[int]]]) -> None:
         super().__init__(rng)
@@ -77,11 +80,14 @@ class Planter(HeuristicAgent):
         cards = [c for c in range(54) for _ in range(view.hand[c])]
         rich = sorted(cards, key=lambda c: (-pts[c], order.klass[c] == TRUMP,
                                             order.power[c]))[:count]
-        if sum(pts[c] for c in rich) >= 20:
+        usual = super().bury(view, count)
+        # plainly bad only when it buries far more than the agent's own burial would (until
+        # session 20: 20 points in all, and the usual burial could be the same cards)
+        if sum(pts[c] for c in rich) - sum(pts[c] for c in usual) >= 20 * view.rules.decks:
             self.done = True
             self.planted.append(("bury", 0, sorted(rich)))
             return rich
-        return super().bury(view, count)
+        return usual
 
     def follow(self, view, spec):  # type: ignore[no-untyped-def]
         self._new_hand(view)
@@ -104,8 +110,11 @@ class Planter(HeuristicAgent):
                 on_table = sum(pts[c] for p in trick.plays for c in p.cards)
                 legal = [c for c in range(54) if view.hand[c] and spec.contains([c])]
                 strength = {c: play_strength(order, trick.lead_class, kinds, [c]) for c in legal}
-                winners = [c for c in legal if (s := strength[c]) is not None and s > top]
-                losers = [c for c in legal if c not in winners and not pts[c]]
+                beat = [c for c in legal if (s := strength[c]) is not None and s > top]
+                # a winner of the led side suit: winning costs no trump (the review valued
+                # wins by a ruff at 0-3.7 points at one deck: the trump was worth as much)
+                winners = [c for c in beat if order.klass[c] == trick.lead_class != TRUMP]
+                losers = [c for c in legal if c not in beat and not pts[c]]
                 if on_table >= 10 * view.rules.decks and winners and losers:
                     return self._plant("win", view, [min(losers, key=lambda c: order.power[c])])
             declarer_side = view.declarer is not None and (

@@ -1,4 +1,5 @@
-"""Build hook: compile the replay engine's hot modules with mypyc when a C compiler is at hand.
+"""Build hook: compile the replay engine's hot modules with mypyc when a C compiler is at hand,
+and the rollout player written in C (``replay/_greedy.c``).
 
 The compiled modules are optional: without mypy or a compiler, or with ``SHENGJI_PURE=1`` set at
 install time, the same modules run as plain Python (about 2x slower, identical results). Once
@@ -14,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -24,6 +25,7 @@ COMPILED = ["replay/order.py", "replay/units.py", "replay/trick.py", "replay/sta
             "replay/phases/outcome.py", "replay/engine.py", "replay/legal.py",
             "replay/playout.py", "replay/search.py", "replay/deals.py"]
 STAMP = "replay/_native_build.json"
+GREEDY = "replay/_greedy.c"
 
 
 def compiled_extensions() -> list:
@@ -49,6 +51,19 @@ def compiled_extensions() -> list:
     return extensions
 
 
+def greedy_extension() -> list:
+    """The rollout player in C (``replay/_greedy.c``): optional like the rest; its source's
+    hash is compiled in, so that an edited source is never shadowed by an old build
+    (``replay._native.greedy_core``)."""
+    if os.environ.get("SHENGJI_PURE", "") not in ("", "0"):
+        return []
+    digest = hashlib.sha256((ROOT / GREEDY).read_bytes()).hexdigest()
+    return [Extension("replay._greedy", [GREEDY], optional=True,
+                      define_macros=[("GREEDY_SOURCE_HASH", f'"{digest}"')],
+                      # the lead's scores are compared as Python compares its floats
+                      extra_compile_args=["-O2", "-ffp-contract=off"])]
+
+
 class BuildCompiled(build_ext):
     """build_ext that records the compiled sources' hashes only when every module built."""
 
@@ -57,8 +72,8 @@ class BuildCompiled(build_ext):
         hashes = {p[:-3].replace("/", "."): hashlib.sha256((ROOT / p).read_bytes()).hexdigest()
                   for p in COMPILED}
         super().run()
-        if not self.extensions or not all(
-                os.path.exists(self.get_ext_fullpath(e.name)) for e in self.extensions):
+        engine = [e for e in self.extensions if e.name != "replay._greedy"]
+        if not engine or not all(os.path.exists(self.get_ext_fullpath(e.name)) for e in engine):
             return
         text = json.dumps(hashes, indent=1, sort_keys=True) + "\n"
         targets = {ROOT / STAMP}
@@ -69,4 +84,5 @@ class BuildCompiled(build_ext):
             target.write_text(text)
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildCompiled})
+setup(ext_modules=compiled_extensions() + greedy_extension(),
+      cmdclass={"build_ext": BuildCompiled})

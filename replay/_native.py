@@ -89,3 +89,32 @@ def select() -> bool:
     for name in COMPILED:
         importlib.import_module(name)
     return False
+
+
+_GREEDY: list[object] = []  # the C rollout player once looked for: [module or None]
+
+
+def greedy_core() -> object | None:
+    """The C rollout player (``replay/_greedy.c``, built by setup.py) when it is built from
+    the source beside it and the engine is not asked to run pure (``SHENGJI_PURE=1``, or
+    ``SHENGJI_NATIVE_PLAYOUT=0`` for this part alone); else ``None``, and the rollout player
+    of ``replay/playout.py`` plays (the same plays, slower)."""
+    if _GREEDY:
+        return _GREEDY[0]
+    core = None
+    off = os.environ.get("SHENGJI_NATIVE_PLAYOUT", "") in ("0",)
+    if not off and os.environ.get("SHENGJI_PURE", "") in ("", "0"):
+        try:
+            from replay import _greedy  # type: ignore[attr-defined]
+        except ImportError:
+            _greedy = None
+        source = HERE / "_greedy.c"
+        if _greedy is not None and source.is_file() and \
+                getattr(_greedy, "SOURCE_HASH", None) != _sha256(source.read_bytes()).hexdigest():
+            warnings.warn("replay: the compiled rollout player is older than replay/_greedy.c; "
+                          "running the Python one (reinstall to recompile)", RuntimeWarning,
+                          stacklevel=2)
+            _greedy = None
+        core = _greedy
+    _GREEDY.append(core)
+    return core

@@ -82,6 +82,7 @@ from replay.marks import point_scale as point_scale
 from replay.order import TRUMP as TRUMP_CLASS
 from replay.rollouts import continuations as continuations
 from replay.rollouts import play_out as play_out
+from replay.rollouts import play_value as play_value
 from replay.rollouts import rollout_agents as rollout_agents
 from replay.rollouts import rollout_samples as rollout_samples
 from replay.rollouts import rollout_values as rollout_values
@@ -474,8 +475,8 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
                 trial.apply(KittyBury(match=state.hand.match, hand=state.hand.number,
                                       seq=ev.seq, seat=seat,
                                       cards=[CARD_TOKENS[c] for c in buried]))
-                row.append(float(play_out(trial, rollout_agents(budget.rollout, draw,
-                                                                 state.players))))
+                row.append(float(play_value(trial, rollout_agents(budget.rollout, draw,
+                                                                   state.players))))
             rows.append(row)
         return rows
 
@@ -586,7 +587,7 @@ def _bid_playout(state: HandReplay, viewer: int, declarer: int, bid: int,
     b.add(KittyBury, seat=declarer, cards=[CARD_TOKENS[c] for c in buried])
     if not world.start_play() or world.order is None:
         return None
-    return play_out(world)
+    return play_value(world)
 
 
 def review_hands(hands: Iterable[Hand], *, budget: Budget = DEFAULT_BUDGET,

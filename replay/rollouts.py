@@ -13,7 +13,7 @@ from replay.agents import Agent, HeuristicAgent
 from replay.deals import determinize, knowledge
 from replay.engine import HandReplay
 from replay.legal import follow_spec
-from replay.playout import greedy_play, greedy_play_out
+from replay.playout import greedy_play, greedy_play_out, greedy_value
 from replay.search import apply_play, clone, final_points, solve, to_play
 
 
@@ -21,10 +21,23 @@ def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
     """Play ``state`` to the end, with ``agents`` (each sees only its seat) or, by default,
     the rollout player :func:`replay.playout.greedy_play` (sees the whole world); the
     defenders' final points."""
-    from replay.simulate import _view
-
     if agents is None:
         return greedy_play_out(state)
+    return _play_on(state, agents)
+
+
+def play_value(state: HandReplay, agents: list[Agent] | None = None) -> int:
+    """:func:`play_out`'s value, with ``state`` left mid-hand where the C rollout player
+    plays it (:func:`replay.playout.greedy_value`): for callers that discard the state."""
+    if agents is None:
+        return greedy_value(state)
+    return _play_on(state, agents)
+
+
+def _play_on(state: HandReplay, agents: list[Agent]) -> int:
+    """The hand played to its end by ``agents``, each seeing its own seat."""
+    from replay.simulate import _view
+
     while not state.finished:
         seat = to_play(state)
         assert seat is not None and state.order is not None
@@ -101,8 +114,8 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
         for k, cards in enumerate(alternatives):
             trial = world if k == last else clone(world)  # the deal itself serves the last
             apply_play(trial, seat, cards)
-            row.append(float(solve(trial, table)) if exact else float(play_out(trial,
-                                                                                make(draw))))
+            row.append(float(solve(trial, table)) if exact else float(play_value(trial,
+                                                                                  make(draw))))
         rows.append(row)
     return rows
 

@@ -50,35 +50,49 @@ def surrender(s: HandState, ev: Surrender) -> None:
 def finish(s: HandState, last: Trick) -> None:
     """The hand after its last trick: the kitty to the defenders if they won that trick, the
     outcome by the ruleset, and a round's settlement on its last hand."""
+    assert last.winner is not None
+    winning = next(p for p in last.plays if p.seat == last.winner)
+    outcome, kitty_award = settle(s, s.defender_points, last.winner, winning.cards,
+                                  last.special)
+    if kitty_award is not None and s.kitty_hidden:
+        s.log.notice("the kitty has hidden cards: its points are not known", s.seq)
+    if outcome is not None:
+        s.outcome = outcome
+        outcome.kitty_award = kitty_award
+        for note in outcome.notes:
+            s.log.notice(note, s.seq)
+        _close_round(s, outcome)
+    s.finished = True
+
+
+def settle(s: HandState, face: int, winner: int, winning: list[int], special: str = ""
+           ) -> tuple[Outcome | None, int | None]:
+    """The outcome of the hand ``s`` when its tricks gave the defenders ``face`` points and
+    ``winner`` took the last one with the cards ``winning`` (``special``: the pattern that
+    trick was led as): the kitty to the defenders if they won it, then the ruleset's outcome
+    (``None`` without a declarer); and the kitty's award (``None`` when not theirs). Changes
+    nothing in ``s``: :func:`finish` records it, and the review's rollouts read it for hands
+    played out in C (:func:`replay.playout.greedy_value`)."""
     r = s.rules
     points_table = s.points_table
     kitty_points = sum([points_table[c] for c in s.kitty])
     multiplier: int | None = None
     kitty_award: int | None = None
-    points = s.defender_points
-    assert last.winner is not None
-    if not s.team_side(last.winner) and s.declarer is not None:
-        winning = next(p for p in last.plays if p.seat == last.winner)
+    points = face
+    if not s.team_side(winner) and s.declarer is not None:
         assert s.order is not None
-        pattern = (r.special_lead(winning.cards, s.order) or "") if last.special else ""
+        pattern = (r.special_lead(winning, s.order) or "") if special else ""
         award, multiplier = r.kitty_award(
-            kitty_points, decompose(winning.cards, s.order),
-            s.order.klass[winning.cards[0]] == TRUMP, pattern)
+            kitty_points, decompose(winning, s.order),
+            s.order.klass[winning[0]] == TRUMP, pattern)
         points += award
         kitty_award = award
-        if s.kitty_hidden:
-            s.log.notice("the kitty has hidden cards: its points are not known", s.seq)
     dealer = s.dealer if s.dealer is not None else s.declarer
-    if s.declarer is not None and dealer is not None:
-        s.outcome = r.outcome(points, kitty_points, multiplier, dealer, s.declarer,
-                              contract=s.contract, bombs=s.bombs,
-                              face=s.defender_points, level=s.level,
-                              totals=s.context.scores)
-        s.outcome.kitty_award = kitty_award
-        for note in s.outcome.notes:
-            s.log.notice(note, s.seq)
-        _close_round(s, s.outcome)
-    s.finished = True
+    if s.declarer is None or dealer is None:
+        return None, kitty_award
+    return r.outcome(points, kitty_points, multiplier, dealer, s.declarer,
+                     contract=s.contract, bombs=s.bombs, face=face, level=s.level,
+                     totals=s.context.scores), kitty_award
 
 
 def _close_round(s: HandState, out: Outcome) -> None:

@@ -1,0 +1,1337 @@
+/* The rollout player (replay/playout.py) in C: the same plays, many times faster.
+ *
+ * replay.playout.greedy_play_out hands a position here (every card placed, no special
+ * patterns) and gets back the plays its rollout player would make to the end of the hand;
+ * Python then applies them as before, so the final points come from the same engine. Every
+ * choice below mirrors a function of replay/playout.py, replay/legal.py, replay/units.py or
+ * replay/trick.py (named in its comment), down to the order in which ties are broken:
+ * tests/test_native_playout.py holds the two to the same plays on thousands of positions of
+ * every ruleset it serves, and bench/core_speed.py measures both.
+ *
+ * Cards are indices 0..53 held as counts; a holding of one suit class keeps the order of its
+ * dict in Python (the order decides which of two equal units comes first).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+
+#define NC 54
+#define MAXP 8           /* seats */
+#define MAXLEN 16        /* ranks in a chain; answers are tabled up to this length */
+#define MAXW 4           /* copies of a card */
+#define MAXPOW 64        /* powers are below this */
+#define MAXSAME 12       /* cards sharing one power in a holding */
+#define MAXK 64          /* units in a lead */
+#define MAXHAND 128      /* cards in a play */
+#define TRUMP 4
+#define LIMIT 48         /* playout.py's _ENUMERATE */
+
+/* ------------------------------------------------------------------------------------------ */
+/* orders and rulesets, parsed once and kept by their Python keys                             */
+
+typedef struct { int w, l; } Kind;
+typedef struct { int n; Kind k[MAXK]; } Shape;
+typedef struct { int n; Shape *s; } AnsList;
+
+typedef struct Order {
+    long long uid;
+    int power[NC], klass[NC];
+    int nmem[5];
+    int mem[5][NC];
+    struct Order *next;
+} Order;
+
+typedef struct Rules {
+    long long key;
+    int max_width, trump_throws;
+    AnsList ans[MAXW + 1][MAXLEN + 1];
+    struct Rules *next;
+} Rules;
+
+static Order *orders = NULL;
+static Rules *rulesets = NULL;
+
+/* ------------------------------------------------------------------------------------------ */
+/* holdings and units                                                                          */
+
+typedef struct {          /* a holding of cards in an order (the dict's), copies by card */
+    int n;
+    unsigned char card[NC];
+    unsigned char cnt[NC];
+} Hold;
+
+typedef struct { int w, l, low; int cards[MAXLEN]; } Unit;
+
+static void hold_clear(Hold *h) { h->n = 0; memset(h->cnt, 0, sizeof h->cnt); }
+
+static void hold_add(Hold *h, int c, int k) {
+    if (!h->cnt[c]) h->card[h->n++] = (unsigned char)c;
+    h->cnt[c] = (unsigned char)(h->cnt[c] + k);
+}
+
+static int hold_total(const Hold *h) {
+    int t = 0;
+    for (int i = 0; i < h->n; i++) t += h->cnt[h->card[i]];
+    return t;
+}
+
+static void hold_take(Hold *h, const Unit *u) {  /* entries stay, at 0 copies (as dicts do) */
+    for (int j = 0; j < u->l; j++) h->cnt[u->cards[j]] = (unsigned char)(h->cnt[u->cards[j]] - u->w);
+}
+
+/* Chains of (w, l) in a holding, as units.find_chains lists them: lows ascending (or
+ * descending), and at each low every choice of cards among those sharing a power, the last
+ * rank varying fastest (itertools.product). */
+typedef struct {
+    int l, w, desc;
+    uint64_t present, cand;          /* powers held with the copies; lows a chain starts at */
+    unsigned char ecount[MAXPOW];    /* valid where present */
+    unsigned char ecards[MAXPOW][MAXSAME];
+    int low;                         /* the current low (-1: none yet) */
+    int idx[MAXLEN];
+} ChainIter;
+
+static void ci_init(ChainIter *it, const Hold *a, const Order *o, int w, int l, int desc) {
+    it->w = w; it->l = l; it->desc = desc;
+    uint64_t present = 0;
+    for (int i = 0; i < a->n; i++) {
+        int c = a->card[i];
+        if (a->cnt[c] >= w) {
+            int p = o->power[c];
+            uint64_t bit = (uint64_t)1 << p;
+            if (!(present & bit)) { present |= bit; it->ecount[p] = 0; }
+            if (it->ecount[p] < MAXSAME) it->ecards[p][it->ecount[p]++] = (unsigned char)c;
+        }
+    }
+    uint64_t cand = present;
+    for (int k = 1; k < l && cand; k++) cand &= present >> k;
+    it->present = present;
+    it->cand = cand;
+    it->low = -1;
+}
+
+static int ci_next(ChainIter *it, Unit *u) {
+    for (;;) {
+        if (it->low >= 0) {  /* the next choice at this low: odometer, last rank fastest */
+            int low = it->low, k = it->l - 1;
+            while (k >= 0) {
+                if (++it->idx[k] < it->ecount[low + k]) break;
+                it->idx[k] = 0;
+                k--;
+            }
+            if (k >= 0) break;
+            it->low = -1;
+        }
+        if (!it->cand) return 0;
+        int low = it->desc ? 63 - __builtin_clzll(it->cand) : __builtin_ctzll(it->cand);
+        it->cand &= ~((uint64_t)1 << low);
+        it->low = low;
+        for (int k = 0; k < it->l; k++) it->idx[k] = 0;
+        break;
+    }
+    int low = it->low;
+    u->w = it->w; u->l = it->l; u->low = low;
+    for (int k = 0; k < it->l; k++) u->cards[k] = it->ecards[low + k][it->idx[k]];
+    return 1;
+}
+
+/* units.decompose: the units of a lead, most significant first. */
+static int sig_cmp(const Unit *a, const Unit *b) {  /* >0: a sorts before b (descending) */
+    int sa0 = a->l >= 2, sb0 = b->l >= 2;
+    if (sa0 != sb0) return sa0 - sb0;
+    if (a->w != b->w) return a->w - b->w;
+    if (a->l != b->l) return a->l - b->l;
+    return (a->low + a->l) - (b->low + b->l);
+}
+
+static int decompose(const Order *o, const int *cards, int n, Unit *out) {
+    int dcard[NC], dcnt[NC], nd = 0, seen[NC];
+    memset(seen, -1, sizeof seen);
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        if (seen[c] < 0) { seen[c] = nd; dcard[nd] = c; dcnt[nd] = 0; nd++; }
+        dcnt[seen[c]]++;
+    }
+    int widths[NC], nw = 0;
+    for (int i = 0; i < nd; i++) {
+        int f = 0;
+        for (int j = 0; j < nw; j++) if (widths[j] == dcnt[i]) { f = 1; break; }
+        if (!f) widths[nw++] = dcnt[i];
+    }
+    int nu = 0;
+    for (int wi = 0; wi < nw; wi++) {
+        int w = widths[wi];
+        /* by power, in order of first appearance: cards of this width */
+        int pw[NC], np = 0, pc[NC][MAXSAME], pn[NC];
+        for (int i = 0; i < nd; i++) {
+            if (dcnt[i] != w) continue;
+            int p = o->power[dcard[i]], f = -1;
+            for (int j = 0; j < np; j++) if (pw[j] == p) { f = j; break; }
+            if (f < 0) { f = np++; pw[f] = p; pn[f] = 0; }
+            if (pn[f] < MAXSAME) pc[f][pn[f]++] = dcard[i];
+        }
+        if (w == 1) {
+            for (int j = 0; j < np; j++)
+                for (int q = 0; q < pn[j]; q++) {
+                    Unit *u = &out[nu++];
+                    u->w = 1; u->l = 1; u->low = pw[j]; u->cards[0] = pc[j][q];
+                }
+            continue;
+        }
+        /* powers ascending: adjacent ones chain (the first card of a power), the others
+         * stand alone */
+        int order_idx[NC];
+        for (int j = 0; j < np; j++) order_idx[j] = j;
+        for (int a = 1; a < np; a++) {
+            int t = order_idx[a], b = a;
+            while (b > 0 && pw[order_idx[b - 1]] > pw[t]) { order_idx[b] = order_idx[b - 1]; b--; }
+            order_idx[b] = t;
+        }
+        int chain_p[MAXLEN * 4], chain_c[MAXLEN * 4], cl = 0;
+        for (int a = 0; a < np; a++) {
+            int j = order_idx[a], p = pw[j];
+            if (cl && chain_p[cl - 1] != p - 1) {
+                Unit *u = &out[nu++];
+                u->w = w; u->l = cl; u->low = chain_p[0];
+                for (int k = 0; k < cl && k < MAXLEN; k++) u->cards[k] = chain_c[k];
+                cl = 0;
+            }
+            chain_p[cl] = p; chain_c[cl] = pc[j][0]; cl++;
+            for (int q = 1; q < pn[j]; q++) {
+                Unit *u = &out[nu++];
+                u->w = w; u->l = 1; u->low = p; u->cards[0] = pc[j][q];
+            }
+        }
+        if (cl) {
+            Unit *u = &out[nu++];
+            u->w = w; u->l = cl; u->low = chain_p[0];
+            for (int k = 0; k < cl && k < MAXLEN; k++) u->cards[k] = chain_c[k];
+        }
+    }
+    /* stable sort, most significant first */
+    for (int a = 1; a < nu; a++) {
+        Unit t = out[a];
+        int b = a;
+        while (b > 0 && sig_cmp(&t, &out[b - 1]) > 0) { out[b] = out[b - 1]; b--; }
+        out[b] = t;
+    }
+    return nu;
+}
+
+/* units.beats_unit, as a yes or no */
+static int beats_any(const Hold *a, const Order *o, const Unit *u) {
+    if (u->l == 1) {
+        int top = -1;
+        for (int i = 0; i < a->n; i++) {
+            int c = a->card[i];
+            if (a->cnt[c] >= u->w && o->power[c] > top) top = o->power[c];
+        }
+        return top > u->low;
+    }
+    ChainIter it;
+    Unit v;
+    ci_init(&it, a, o, u->w, u->l, 1);
+    if (ci_next(&it, &v)) return v.low > u->low;
+    return 0;
+}
+
+/* units.cover, as a yes or no */
+static int cover_exists(const Hold *a, const Order *o, const Kind *k, int nk) {
+    if (nk == 0) return 1;
+    ChainIter it;
+    Unit u;
+    ci_init(&it, a, o, k[0].w, k[0].l, 0);
+    while (ci_next(&it, &u)) {
+        Hold after = *a;
+        hold_take(&after, &u);
+        if (cover_exists(&after, o, k + 1, nk - 1)) return 1;
+    }
+    return 0;
+}
+
+/* units.best_value: -1 for None */
+static int best_value(const Hold *a, const Order *o, const Kind *kinds, int nk) {
+    int singles = 1;
+    for (int i = 0; i < nk; i++) if (kinds[i].w != 1) { singles = 0; break; }
+    if (singles) {
+        int top = -1;
+        for (int i = 0; i < a->n; i++) {
+            int c = a->card[i];
+            if (a->cnt[c] > 0 && o->power[c] > top) top = o->power[c];
+        }
+        return top;
+    }
+    Kind st[MAXK];
+    int ns = 0;
+    for (int i = 0; i < nk; i++) if (!(kinds[i].w == 1 && kinds[i].l == 1)) st[ns++] = kinds[i];
+    ChainIter it;
+    Unit u;
+    ci_init(&it, a, o, st[0].w, st[0].l, 1);
+    while (ci_next(&it, &u)) {
+        Hold after = *a;
+        hold_take(&after, &u);
+        if (cover_exists(&after, o, st + 1, ns - 1)) return u.low + u.l - 1;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the game                                                                                     */
+
+typedef struct {
+    const Order *o;
+    const Rules *r;
+    int P;
+    int held[MAXP][NC];
+    int class_left[MAXP][5];
+    int side[MAXP];
+    int pts[NC];
+    int leader;
+    int nplays;
+    int pseat[MAXP], pn[MAXP];
+    int pcards[MAXP][MAXHAND];
+    int lead_class, lead_size, nkinds;
+    Kind kinds[MAXK];
+    int finished;
+    int face;                        /* the defenders' points from the tricks */
+    int last_winner, last_n;         /* the last trick taken: its winner and winning play */
+    int last_cards[MAXHAND];
+} Game;
+
+static void holding(const Game *g, int seat, int k, Hold *h) {  /* state.class_holding */
+    hold_clear(h);
+    if (!g->class_left[seat][k]) return;
+    const Order *o = g->o;
+    for (int i = 0; i < o->nmem[k]; i++) {
+        int c = o->mem[k][i];
+        if (g->held[seat][c]) hold_add(h, c, g->held[seat][c]);
+    }
+}
+
+static int rank_of(int first, int lead_class) {  /* trick._rank */
+    if (first == lead_class) return 0;
+    if (lead_class != TRUMP && first == TRUMP) return 1;
+    return -1;
+}
+
+/* trick.play_strength as rank * 65536 + value; -1 for None */
+static int play_strength(const Order *o, int lead_class, const Kind *kinds, int nk,
+                         const int *cards, int n) {
+    int first = o->klass[cards[0]];
+    int rank = rank_of(first, lead_class);
+    if (rank < 0) return -1;
+    if (n == 1) return rank * 65536 + o->power[cards[0]];
+    if (nk == 1 && kinds[0].l == 1 && kinds[0].w == n) {
+        for (int i = 1; i < n; i++) if (cards[i] != cards[0]) return -1;
+        return rank * 65536 + o->power[cards[0]];
+    }
+    for (int i = 0; i < n; i++) if (o->klass[cards[i]] != first) return -1;
+    int singles = 1;
+    for (int i = 0; i < nk; i++) if (kinds[i].w != 1) { singles = 0; break; }
+    if (singles) {
+        int top = -1;
+        for (int i = 0; i < n; i++) if (o->power[cards[i]] > top) top = o->power[cards[i]];
+        return rank * 65536 + top;
+    }
+    Hold h;
+    hold_clear(&h);
+    for (int i = 0; i < n; i++) hold_add(&h, cards[i], 1);
+    int v = best_value(&h, o, kinds, nk);
+    return v < 0 ? -1 : rank * 65536 + v;
+}
+
+static int strength_bound(const Order *o, int lead_class, const int *cards, int n) {
+    int rank = rank_of(o->klass[cards[0]], lead_class);
+    if (rank < 0) return -1;
+    int top = 0;
+    for (int i = 0; i < n; i++) if (o->power[cards[i]] > top) top = o->power[cards[i]];
+    return rank * 65536 + top;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* follows (legal.FollowSpec)                                                                   */
+
+typedef struct {
+    int n, m;
+    Hold suit, others;
+    int nu;
+    Kind u[MAXK];
+    const AnsList *ans[MAXK];
+    int req[MAXK];
+} Spec;
+
+typedef struct { int n, cap; int *len; int *cards; int stride; } Plays;  /* a list of plays */
+
+static int plays_init(Plays *p, int stride) {
+    p->n = 0; p->cap = 64; p->stride = stride;
+    p->len = malloc(sizeof(int) * p->cap);
+    p->cards = malloc(sizeof(int) * p->cap * stride);
+    return p->len && p->cards;
+}
+
+static void plays_free(Plays *p) { free(p->len); free(p->cards); p->len = NULL; p->cards = NULL; }
+
+static int plays_push(Plays *p, const int *cards, int n) {
+    if (p->n == p->cap) {
+        int cap = p->cap * 2;
+        int *len = realloc(p->len, sizeof(int) * cap);
+        if (!len) return 0;
+        p->len = len;
+        int *cs = realloc(p->cards, sizeof(int) * cap * p->stride);
+        if (!cs) return 0;
+        p->cards = cs;
+        p->cap = cap;
+    }
+    memcpy(p->cards + (size_t)p->n * p->stride, cards, sizeof(int) * n);
+    p->len[p->n++] = n;
+    return 1;
+}
+
+static const Shape *shape_at(const Spec *s, int i) { return &s->ans[i]->s[s->req[i]]; }
+
+static int shape_size(const Shape *sh) {
+    int t = 0;
+    for (int j = 0; j < sh->n; j++) t += sh->k[j].w * sh->k[j].l;
+    return t;
+}
+
+static int search_from(const Spec *s, const Order *o, const Hold *avail, int i, int budget);
+
+static int place_then(const Spec *s, const Order *o, const Hold *avail, const Shape *sh, int j,
+                      int i, int budget) {
+    if (j == sh->n) return search_from(s, o, avail, i + 1, budget - s->u[i].w * s->u[i].l);
+    ChainIter it;
+    Unit u;
+    ci_init(&it, avail, o, sh->k[j].w, sh->k[j].l, 0);
+    while (ci_next(&it, &u)) {
+        Hold after = *avail;
+        hold_take(&after, &u);
+        if (place_then(s, o, &after, sh, j + 1, i, budget)) return 1;
+    }
+    return 0;
+}
+
+/* legal._search: can avail show the required answers for units i..? */
+static int search_from(const Spec *s, const Order *o, const Hold *avail, int i, int budget) {
+    if (i == s->nu) return 1;
+    const Shape *sh = shape_at(s, i);
+    int size = s->u[i].w * s->u[i].l;
+    int room = size < budget ? size : budget;
+    if (room < 0) room = 0;
+    if (shape_size(sh) > room) return 0;
+    return place_then(s, o, avail, sh, 0, i, budget);
+}
+
+/* the required answers (legal._find_required), given the answer lists */
+static void find_required(Spec *s, const Order *o) {
+    for (int i = 0; i < s->nu; i++) {
+        int found = s->ans[i]->n - 1;
+        for (int j = 0; j < s->ans[i]->n; j++) {
+            s->req[i] = j;
+            for (int q = i + 1; q < s->nu; q++) s->req[q] = s->ans[q]->n - 1;
+            if (search_from(s, o, &s->suit, 0, s->m)) { found = j; break; }
+        }
+        s->req[i] = found;
+    }
+}
+
+/* legal._multisets_count, saturating */
+#define SAT 1000000000LL
+static long long multisets_count(const int *card, const int *cnt, int ni, int n) {
+    if (n <= 1) {
+        if (n == 0) return 1;
+        int t = 0;
+        for (int i = 0; i < ni; i++) if (cnt[i] > 0) t++;
+        return t;
+    }
+    long long ways[MAXHAND + 1], nw[MAXHAND + 1];
+    if (n > MAXHAND) return SAT;
+    for (int h = 0; h <= n; h++) ways[h] = 0;
+    ways[0] = 1;
+    for (int i = 0; i < ni; i++) {
+        for (int h = 0; h <= n; h++) nw[h] = 0;
+        for (int have = 0; have <= n; have++) {
+            if (!ways[have]) continue;
+            int most = cnt[i] < n - have ? cnt[i] : n - have;
+            for (int take = 0; take <= most; take++) {
+                nw[have + take] += ways[have];
+                if (nw[have + take] > SAT) nw[have + take] = SAT;
+            }
+        }
+        for (int h = 0; h <= n; h++) ways[h] = nw[h];
+    }
+    return ways[n];
+}
+
+/* legal._multisets with its walk: most copies of the first item first; stops past cap */
+typedef struct {
+    const int *card, *cnt;
+    int ni;
+    int room[NC + 1];
+    int chosen[MAXHAND], nch;
+    Plays *out;
+    int cap;
+    int oom;
+} Walk;
+
+static int walk(Walk *w, int i, int need) {
+    if (need == 0) {
+        if (!plays_push(w->out, w->chosen, w->nch)) { w->oom = 1; return 1; }
+        return 0 <= w->cap && w->cap < w->out->n;
+    }
+    for (int j = i; j < w->ni; j++) {
+        if (w->room[j] < need) return 0;
+        int card = w->card[j], k = w->cnt[j];
+        for (int take = (k < need ? k : need); take > 0; take--) {
+            if (w->room[j + 1] < need - take) break;
+            for (int t = 0; t < take; t++) w->chosen[w->nch++] = card;
+            if (walk(w, j + 1, need - take)) return 1;
+            w->nch -= take;
+        }
+    }
+    return 0;
+}
+
+static int multisets(const int *card, const int *cnt, int ni, int n, int cap, Plays *out) {
+    if (n == 1) {
+        for (int i = 0; i < ni; i++)
+            if (cnt[i] > 0 && !plays_push(out, &card[i], 1)) return 0;
+        return 1;
+    }
+    Walk w;
+    w.card = card; w.cnt = cnt; w.ni = ni; w.nch = 0; w.out = out; w.cap = cap; w.oom = 0;
+    w.room[ni] = 0;
+    for (int i = ni - 1; i >= 0; i--) w.room[i] = w.room[i + 1] + cnt[i];
+    walk(&w, 0, n);
+    return !w.oom;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static int plays_lex_cmp_len;
+static const int *plays_lex_base;
+static int plays_lex_stride;
+static int cmp_play_idx(const void *a, const void *b) {
+    const int *x = plays_lex_base + (size_t)(*(const int *)a) * plays_lex_stride;
+    const int *y = plays_lex_base + (size_t)(*(const int *)b) * plays_lex_stride;
+    for (int i = 0; i < plays_lex_cmp_len; i++) if (x[i] != y[i]) return x[i] - y[i];
+    return 0;
+}
+
+/* legal._achieving: the m-card parts of the suit that show the required answers, in sorted
+ * order; returns the count (more than cap: cap + 1), -1 when out of memory */
+static int achieving(const Spec *s, const Order *o, const int *card, const int *cnt, int ni,
+                     int cap, Plays *parts) {
+    Plays all;
+    if (!plays_init(&all, s->m > 0 ? s->m : 1)) return -1;
+    if (!multisets(card, cnt, ni, s->m, -1, &all)) { plays_free(&all); return -1; }
+    int *keep = malloc(sizeof(int) * (all.n + 1));
+    if (!keep) { plays_free(&all); return -1; }
+    int nk = 0;
+    for (int q = 0; q < all.n; q++) {
+        const int *cs = all.cards + (size_t)q * all.stride;
+        Hold h;
+        hold_clear(&h);
+        for (int t = 0; t < all.len[q]; t++) hold_add(&h, cs[t], 1);
+        if (search_from(s, o, &h, 0, s->m)) keep[nk++] = q;
+    }
+    int result = nk;
+    if (nk <= cap) {
+        plays_lex_base = all.cards; plays_lex_stride = all.stride; plays_lex_cmp_len = s->m;
+        qsort(keep, nk, sizeof(int), cmp_play_idx);  /* multisets: each in card order already */
+        for (int q = 0; q < nk; q++)
+            if (!plays_push(parts, all.cards + (size_t)keep[q] * all.stride, s->m)) { result = -1; break; }
+    } else {
+        result = cap + 1;
+    }
+    free(keep);
+    plays_free(&all);
+    return result;
+}
+
+static void sorted_items(const Hold *h, int *card, int *cnt, int *ni) {
+    int k = 0;
+    for (int c = 0; c < NC; c++) if (h->cnt[c] > 0) { card[k] = c; cnt[k] = h->cnt[c]; k++; }
+    *ni = k;
+}
+
+/* FollowSpec.follows(limit): 1 with the list, 0 for None, -1 on error */
+static int follows(const Spec *s, const Order *o, int limit, Plays *out) {
+    if (s->n == 1) {
+        const Hold *h = s->suit.n ? &s->suit : &s->others;
+        int card[NC], cnt[NC], ni;
+        sorted_items(h, card, cnt, &ni);
+        if (ni > limit) return 0;
+        for (int i = 0; i < ni; i++) if (!plays_push(out, &card[i], 1)) return -1;
+        return 1;
+    }
+    int scard[NC], scnt[NC], sn, ocard[NC], ocnt[NC], on = 0;
+    sorted_items(&s->suit, scard, scnt, &sn);
+    int rest = s->n - s->m;
+    if (rest) sorted_items(&s->others, ocard, ocnt, &on);
+    long long ways = multisets_count(ocard, ocnt, on, rest);
+    if (ways > limit || multisets_count(scard, scnt, sn, s->m) > 50LL * limit) return 0;
+    if (ways == 0) return -1;  /* fewer cards than the lead: a broken world */
+    int cap = (int)(limit / ways);
+    int structured = 0;
+    for (int i = 0; i < s->nu; i++) if (shape_at(s, i)->n) { structured = 1; break; }
+    Plays parts;
+    if (!plays_init(&parts, s->m > 0 ? s->m : 1)) return -1;
+    int nparts;
+    if (!structured) {
+        if (!multisets(scard, scnt, sn, s->m, cap, &parts)) { plays_free(&parts); return -1; }
+        nparts = parts.n;
+    } else if (s->nu == 1 && s->u[0].l == 1 && s->n == s->m && s->m == s->u[0].w
+               && s->req[0] == 0 && s->ans[0]->s[0].n == 1 && s->ans[0]->s[0].k[0].w == s->u[0].w
+               && s->ans[0]->s[0].k[0].l == 1) {
+        int w = s->u[0].w, cs[MAXW];
+        for (int i = 0; i < sn; i++) {
+            if (scnt[i] < w) continue;
+            for (int t = 0; t < w; t++) cs[t] = scard[i];
+            if (!plays_push(&parts, cs, w)) { plays_free(&parts); return -1; }
+        }
+        nparts = parts.n;
+    } else {
+        nparts = achieving(s, o, scard, scnt, sn, cap, &parts);
+        if (nparts < 0) { plays_free(&parts); return -1; }
+    }
+    if (nparts == 0) { plays_free(&parts); return -1; }  /* cannot be: a broken world */
+    if (nparts > cap) { plays_free(&parts); return 0; }
+    if (!rest) {
+        for (int q = 0; q < parts.n; q++)
+            if (!plays_push(out, parts.cards + (size_t)q * parts.stride, parts.len[q])) {
+                plays_free(&parts); return -1;
+            }
+        plays_free(&parts);
+        return 1;
+    }
+    Plays extras;
+    if (!plays_init(&extras, rest)) { plays_free(&parts); return -1; }
+    if (!multisets(ocard, ocnt, on, rest, -1, &extras)) {
+        plays_free(&parts); plays_free(&extras); return -1;
+    }
+    int buf[MAXHAND];
+    for (int q = 0; q < parts.n; q++) {
+        for (int e = 0; e < extras.n; e++) {
+            int k = 0;
+            for (int t = 0; t < parts.len[q]; t++) buf[k++] = parts.cards[(size_t)q * parts.stride + t];
+            for (int t = 0; t < extras.len[e]; t++) buf[k++] = extras.cards[(size_t)e * extras.stride + t];
+            qsort(buf, k, sizeof(int), cmp_int);
+            if (!plays_push(out, buf, k)) { plays_free(&parts); plays_free(&extras); return -1; }
+        }
+    }
+    plays_free(&parts);
+    plays_free(&extras);
+    return 1;
+}
+
+/* FollowSpec._place: the required answers placed the first way that leaves the later ones
+ * room (among the first 256 ways of each) */
+typedef struct {
+    const Spec *s;
+    const Order *o;
+    int i, budget;
+    int count, done;
+    Unit placed[MAXK];
+    int np;
+    Hold result;
+    Unit chosen_units[MAXK];
+    int nchosen;
+} Place;
+
+static void place_walk(Place *p, const Hold *avail, const Shape *sh, int j) {
+    if (p->done || p->count >= 256) return;
+    if (j == sh->n) {
+        p->count++;
+        if (search_from(p->s, p->o, avail, p->i + 1,
+                        p->budget - p->s->u[p->i].w * p->s->u[p->i].l)) {
+            p->done = 1;
+            p->result = *avail;
+            p->nchosen = p->np;
+            for (int q = 0; q < p->np; q++) p->chosen_units[q] = p->placed[q];
+        }
+        return;
+    }
+    ChainIter it;
+    Unit u;
+    ci_init(&it, avail, p->o, sh->k[j].w, sh->k[j].l, 0);
+    while (ci_next(&it, &u)) {
+        Hold after = *avail;
+        hold_take(&after, &u);
+        p->placed[p->np++] = u;
+        place_walk(p, &after, sh, j + 1);
+        p->np--;
+        if (p->done || p->count >= 256) return;
+    }
+}
+
+static int key_of(const Game *g, int which, int c) {
+    int pw = g->o->power[c], pt = g->pts[c], nt = g->o->klass[c] != TRUMP;
+    switch (which) {
+    case 0: return pt * 1024 + pw;
+    case 1: return -pt * 1024 + pw;
+    case 2: return nt * 4096 + (1024 - pw);
+    default: return nt * 4096 + pw;
+    }
+}
+
+static void stable_sort_by_key(const Game *g, int which, int *cs, int n) {
+    for (int a = 1; a < n; a++) {
+        int t = cs[a], kt = key_of(g, which, t), b = a;
+        while (b > 0 && key_of(g, which, cs[b - 1]) > kt) { cs[b] = cs[b - 1]; b--; }
+        cs[b] = t;
+    }
+}
+
+/* FollowSpec.lowest_each with the rollout player's four keys */
+static int lowest_each(const Game *g, const Spec *s, Plays *out) {
+    Hold avail = s->suit;
+    int chosen[MAXHAND], nc = 0, budget = s->m;
+    for (int i = 0; i < s->nu; i++) {
+        Place p;
+        p.s = s; p.o = g->o; p.i = i; p.budget = budget; p.count = 0; p.done = 0; p.np = 0;
+        place_walk(&p, &avail, shape_at(s, i), 0);
+        if (p.done) {
+            avail = p.result;
+            for (int q = 0; q < p.nchosen; q++) {
+                const Unit *u = &p.chosen_units[q];
+                for (int r = 0; r < u->l; r++)
+                    for (int t = 0; t < u->w; t++) if (nc < MAXHAND) chosen[nc++] = u->cards[r];
+            }
+        }
+        budget -= s->u[i].w * s->u[i].l;
+    }
+    for (int which = 0; which < 4; which++) {
+        int rs[MAXHAND], nr = 0, os[MAXHAND], no = 0, play[MAXHAND], np = 0;
+        for (int q = 0; q < avail.n; q++) {
+            int c = avail.card[q];
+            for (int t = 0; t < avail.cnt[c] && nr < MAXHAND; t++) rs[nr++] = c;
+        }
+        for (int q = 0; q < s->others.n; q++) {
+            int c = s->others.card[q];
+            for (int t = 0; t < s->others.cnt[c] && no < MAXHAND; t++) os[no++] = c;
+        }
+        stable_sort_by_key(g, which, rs, nr);
+        stable_sort_by_key(g, which, os, no);
+        for (int q = 0; q < nc; q++) play[np++] = chosen[q];
+        int more = s->m - np;
+        for (int q = 0; q < more && q < nr; q++) play[np++] = rs[q];
+        more = s->n - np;
+        for (int q = 0; q < more && q < no; q++) play[np++] = os[q];
+        if (!plays_push(out, play, np)) return 0;
+    }
+    return 1;
+}
+
+/* legal.follow_spec */
+static int follow_spec(const Game *g, int seat, Spec *s) {
+    const Order *o = g->o;
+    int k = g->lead_class;
+    s->n = 0;
+    for (int i = 0; i < g->nkinds; i++) s->n += g->kinds[i].w * g->kinds[i].l;
+    holding(g, seat, k, &s->suit);
+    hold_clear(&s->others);
+    for (int c = 0; c < NC; c++) if (g->held[seat][c] && o->klass[c] != k) hold_add(&s->others, c, g->held[seat][c]);
+    int total = hold_total(&s->suit);
+    s->m = s->n < total ? s->n : total;
+    s->nu = g->nkinds;
+    int singles = 1;
+    for (int i = 0; i < s->nu; i++) {
+        s->u[i] = g->kinds[i];
+        if (s->u[i].w > MAXW || s->u[i].l > MAXLEN) return 0;
+        s->ans[i] = &g->r->ans[s->u[i].w][s->u[i].l];
+        if (s->ans[i]->n == 0) return 0;
+        if (s->ans[i]->n != 1 || s->ans[i]->s[0].n) singles = 0;
+    }
+    if (singles) {
+        for (int i = 0; i < s->nu; i++) s->req[i] = 0;
+    } else {
+        find_required(s, o);
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the rollout player (playout.py)                                                              */
+
+static int team(const Game *g, int seat) { return g->side[seat]; }
+
+/* playout._threat: -1 for None */
+static int threat_of(const Game *g, const int *seats, int ns) {
+    if (!ns) return -1;
+    int k = g->lead_class, n = 0;
+    for (int i = 0; i < g->nkinds; i++) n += g->kinds[i].w * g->kinds[i].l;
+    int out = -1;
+    for (int q = 0; q < ns; q++) {
+        int o = seats[q];
+        Hold h;
+        holding(g, o, k, &h);
+        int key = -1;
+        if (h.n) {
+            if (hold_total(&h) < n) continue;
+            int v = best_value(&h, g->o, g->kinds, g->nkinds);
+            key = v < 0 ? -1 : v;
+        } else if (k != TRUMP) {
+            holding(g, o, TRUMP, &h);
+            if (hold_total(&h) < n) continue;
+            int v = best_value(&h, g->o, g->kinds, g->nkinds);
+            key = v < 0 ? -1 : 65536 + v;
+        } else {
+            continue;
+        }
+        if (key >= 0 && key > out) out = key;
+    }
+    return out;
+}
+
+/* playout._choose_follow: the index of the follow chosen among found */
+static int choose_follow(const Game *g, int seat, const Plays *found) {
+    if (found->n == 1) return 0;
+    const Order *o = g->o;
+    int best_now = -1, winner = -1;
+    for (int q = 0; q < g->nplays; q++) {
+        int key = play_strength(o, g->lead_class, g->kinds, g->nkinds, g->pcards[q], g->pn[q]);
+        if (key >= 0 && key > best_now) { best_now = key; winner = g->pseat[q]; }
+    }
+    int side = team(g, seat);
+    int nl = 0, opp[MAXP], no = 0;
+    for (int i = g->nplays + 1; i < g->P; i++) {
+        int s2 = (g->pseat[0] + i) % g->P;
+        nl++;
+        if (team(g, s2) != side) opp[no++] = s2;
+    }
+    int threat = threat_of(g, opp, no);
+    int on_table = 0;
+    for (int q = 0; q < g->nplays; q++)
+        for (int t = 0; t < g->pn[q]; t++) on_table += g->pts[g->pcards[q][t]];
+    int *pts = malloc(sizeof(int) * found->n * 2);
+    if (!pts) return -1;
+    int *pws = pts + found->n;
+    for (int q = 0; q < found->n; q++) {
+        int a = 0, b = 0;
+        const int *cs = found->cards + (size_t)q * found->stride;
+        for (int t = 0; t < found->len[q]; t++) { a += g->pts[cs[t]]; b += o->power[cs[t]]; }
+        pts[q] = a; pws[q] = b;
+    }
+    int pick = 0;
+    if (winner >= 0 && team(g, winner) == side && (threat < 0 || best_now < 0 || threat <= best_now)) {
+        for (int i = 1; i < found->n; i++)
+            if (pts[i] > pts[pick] || (pts[i] == pts[pick] && pws[i] < pws[pick])) pick = i;
+        free(pts);
+        return pick;
+    }
+    int first_win = -1, any_points = 0, wpick = -1;
+    for (int i = 0; i < found->n; i++) {
+        const int *cs = found->cards + (size_t)i * found->stride;
+        if (best_now >= 0 && strength_bound(o, g->lead_class, cs, found->len[i]) <= best_now) continue;
+        int key = play_strength(o, g->lead_class, g->kinds, g->nkinds, cs, found->len[i]);
+        if (key >= 0 && (best_now < 0 || key > best_now) && (threat < 0 || threat <= key)) {
+            if (first_win < 0) { first_win = i; wpick = i; }
+            else if (pws[i] < pws[wpick] || (pws[i] == pws[wpick] && pts[i] > pts[wpick])) wpick = i;
+            if (pts[i]) any_points = 1;
+        }
+    }
+    if (first_win >= 0 && (on_table > 0 || nl == 0 || any_points)) {
+        free(pts);
+        return wpick;
+    }
+    for (int i = 1; i < found->n; i++)
+        if (pts[i] < pts[pick] || (pts[i] == pts[pick] && pws[i] < pws[pick])) pick = i;
+    free(pts);
+    return pick;
+}
+
+/* playout.greedy_follow / the single-card branch of greedy_play: the play into out */
+static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
+    Plays found;
+    if (!plays_init(&found, MAXHAND)) return 0;
+    int ok = 1;
+    if (g->lead_size == 1) {
+        Hold h;
+        holding(g, seat, g->lead_class, &h);
+        int any = h.n;
+        int cards[NC], nc = 0;
+        for (int c = 0; c < NC; c++)
+            if (any ? h.cnt[c] > 0 : g->held[seat][c] > 0) cards[nc++] = c;
+        if (nc <= LIMIT) {
+            for (int i = 0; i < nc; i++) plays_push(&found, &cards[i], 1);
+            goto choose;
+        }
+    }
+    {
+        Spec *s = malloc(sizeof(Spec));
+        if (!s) { plays_free(&found); return 0; }
+        if (!follow_spec(g, seat, s)) { free(s); plays_free(&found); return 0; }
+        int r = follows(s, g->o, LIMIT, &found);
+        if (r < 0) ok = 0;
+        else if (r == 0) { found.n = 0; ok = lowest_each(g, s, &found); }
+        free(s);
+        if (!ok || found.n == 0) { plays_free(&found); return 0; }
+    }
+choose:;
+    int pick = choose_follow(g, seat, &found);
+    if (pick < 0) { plays_free(&found); return 0; }
+    *nout = found.len[pick];
+    memcpy(out, found.cards + (size_t)pick * found.stride, sizeof(int) * *nout);
+    plays_free(&found);
+    return 1;
+}
+
+/* legal.failing_units, as a yes or no: whether another seat's cards beat a unit of a throw */
+static int throw_fails(const Game *g, int seat, const int *cards, int n) {
+    if (n < 2) return 0;
+    Unit parts[MAXHAND];
+    int np = decompose(g->o, cards, n, parts);
+    if (np < 2) return 0;
+    int k = g->o->klass[cards[0]];
+    for (int q = 0; q < np; q++)
+        for (int o = 0; o < g->P; o++) {
+            if (o == seat) continue;
+            Hold h;
+            holding(g, o, k, &h);
+            if (beats_any(&h, g->o, &parts[q])) return 1;
+        }
+    return 0;
+}
+
+typedef struct { int n, cap; Unit *u; } UnitVec;
+
+static int uv_push(UnitVec *v, const Unit *u) {
+    if (v->n == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 64;
+        Unit *nu = realloc(v->u, sizeof(Unit) * cap);
+        if (!nu) return 0;
+        v->u = nu; v->cap = cap;
+    }
+    v->u[v->n++] = *u;
+    return 1;
+}
+
+/* legal.units_in */
+static int units_in(const Hold *h, const Order *o, int max_width, UnitVec *out) {
+    Unit u;
+    for (int w = 1; w <= max_width; w++) {
+        ChainIter it;
+        ci_init(&it, h, o, w, 1, 0);
+        while (ci_next(&it, &u)) if (!uv_push(out, &u)) return 0;
+        if (w >= 2) {
+            for (int l = 2; l < 14; l++) {
+                int before = out->n;
+                ci_init(&it, h, o, w, l, 0);
+                while (ci_next(&it, &u)) if (!uv_push(out, &u)) return 0;
+                if (out->n == before) break;
+            }
+        }
+    }
+    return 1;
+}
+
+/* playout.greedy_lead */
+static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
+    const Order *o = g->o;
+    int opp[MAXP], no = 0;
+    int side = team(g, seat);
+    for (int s2 = 0; s2 < g->P; s2++) if (s2 != seat && team(g, s2) != side) opp[no++] = s2;
+    int defender = !side;
+    double best_score = 0.0;
+    int have_best = 0, best_is_cards = 0;
+    int best_cards[MAXHAND], nbest = 0;
+    Unit best_unit;
+    Hold trumps[MAXP];
+    for (int q = 0; q < no; q++) holding(g, opp[q], TRUMP, &trumps[q]);
+    signed char ruffs[MAXP][5][MAXW + 1][MAXLEN + 1];
+    memset(ruffs, -1, sizeof ruffs);
+    UnitVec units = {0, 0, NULL};
+    int ok = 1;
+    for (int klass = 0; klass < 5 && ok; klass++) {
+        Hold h;
+        holding(g, seat, klass, &h);
+        if (!h.n) continue;
+        units.n = 0;
+        if (!units_in(&h, o, g->r->max_width, &units)) { ok = 0; break; }
+        Hold theirs[MAXP];
+        int tops[MAXP];
+        for (int q = 0; q < no; q++) {
+            holding(g, opp[q], klass, &theirs[q]);
+            int top = -1;
+            for (int i = 0; i < theirs[q].n; i++) {
+                int c = theirs[q].card[i];
+                if (theirs[q].cnt[c] && o->power[c] > top) top = o->power[c];
+            }
+            tops[q] = top;
+        }
+        int *sure = malloc(sizeof(int) * (units.n + 1));
+        if (!sure) { ok = 0; break; }
+        int nsure = 0;
+        for (int i = 0; i < units.n; i++) {
+            const Unit *u = &units.u[i];
+            int single = u->w == 1 && u->l == 1, beaten = 0;
+            for (int q = 0; q < no && !beaten; q++) {
+                if (single) { if (tops[q] > u->low) { beaten = 1; break; } }
+                else if (beats_any(&theirs[q], o, u)) { beaten = 1; break; }
+                signed char *r = &ruffs[opp[q]][klass][u->w][u->l];
+                if (*r < 0) {
+                    int can = 0;
+                    if (klass != TRUMP && !g->class_left[opp[q]][klass] &&
+                        hold_total(&trumps[q]) >= u->w * u->l) {
+                        Kind kd = {u->w, u->l};
+                        can = best_value(&trumps[q], o, &kd, 1) >= 0;
+                    }
+                    *r = (signed char)can;
+                }
+                if (*r) beaten = 1;
+            }
+            sure[i] = !beaten;
+            nsure += sure[i];
+        }
+        if (nsure >= 2 && (klass != TRUMP || g->r->trump_throws)) {
+            /* sorted(sure, key=(size, top), reverse=True): stable */
+            int *ord = malloc(sizeof(int) * (nsure + 1));
+            if (!ord) { free(sure); ok = 0; break; }
+            int k2 = 0;
+            for (int i = 0; i < units.n; i++) if (sure[i]) ord[k2++] = i;
+            for (int a = 1; a < k2; a++) {
+                int t = ord[a], b = a;
+                const Unit *ut = &units.u[t];
+                while (b > 0) {
+                    const Unit *ub = &units.u[ord[b - 1]];
+                    int sb = ub->w * ub->l, st = ut->w * ut->l;
+                    int tb = ub->low + ub->l - 1, tt = ut->low + ut->l - 1;
+                    if (sb < st || (sb == st && tb < tt)) { ord[b] = ord[b - 1]; b--; }
+                    else break;
+                }
+                ord[b] = t;
+            }
+            int left[NC], thr[MAXHAND], nt = 0;
+            for (int c = 0; c < NC; c++) left[c] = h.cnt[c];
+            for (int a = 0; a < k2; a++) {
+                const Unit *u = &units.u[ord[a]];
+                int fits = 1;
+                for (int r = 0; r < u->l; r++) if (left[u->cards[r]] < u->w) { fits = 0; break; }
+                if (!fits) continue;
+                for (int r = 0; r < u->l; r++) left[u->cards[r]] -= u->w;
+                for (int r = 0; r < u->l; r++)
+                    for (int t = 0; t < u->w; t++) if (nt < MAXHAND) thr[nt++] = u->cards[r];
+            }
+            free(ord);
+            Unit parts[MAXHAND];
+            if (decompose(o, thr, nt, parts) >= 2 && !throw_fails(g, seat, thr, nt)) {
+                double score = 6.0 + (double)nt / 10;
+                if (!have_best || score > best_score) {
+                    best_score = score; have_best = 1; best_is_cards = 1;
+                    memcpy(best_cards, thr, sizeof(int) * nt); nbest = nt;
+                }
+            }
+        }
+        int count = hold_total(&h);
+        for (int i = 0; i < units.n; i++) {
+            const Unit *u = &units.u[i];
+            double score;
+            if (sure[i]) {
+                int held_points = 0;
+                for (int r = 0; r < u->l; r++) held_points += g->pts[u->cards[r]];
+                score = 3.0 + (double)(u->w * u->l) + (double)(held_points * u->w) / 20;
+                if (klass == TRUMP) score -= defender ? 1.0 : 0.0;
+            } else if (u->w > 1) {
+                int top = u->low + u->l - 1;
+                score = 1.0 + (double)(u->w * u->l) / 4 - (double)o->power[top] / 100;
+            } else {
+                int c = u->cards[0];
+                score = (double)(-o->power[c]) / 100 - (double)g->pts[c] / 5
+                        + (klass != TRUMP ? (double)count / 100 : -1.0);
+            }
+            if (!have_best || score > best_score) {
+                best_score = score; have_best = 1; best_is_cards = 0; best_unit = *u;
+            }
+        }
+        free(sure);
+    }
+    free(units.u);
+    if (!ok || !have_best) return 0;
+    if (best_is_cards) {
+        memcpy(out, best_cards, sizeof(int) * nbest);
+        *nout = nbest;
+    } else {
+        int k = 0;
+        for (int r = 0; r < best_unit.l; r++)
+            for (int t = 0; t < best_unit.w; t++) out[k++] = best_unit.cards[r];
+        *nout = k;
+    }
+    return 1;
+}
+
+/* tricks.play_legal and _finish_trick: the play applied */
+static int apply(Game *g, int seat, const int *cards, int n) {
+    const Order *o = g->o;
+    if (n <= 0 || n > MAXHAND) return 0;
+    if (g->nplays == 0) {
+        g->lead_class = o->klass[cards[0]];
+        g->lead_size = n;
+        if (n == 1) {
+            g->nkinds = 1; g->kinds[0].w = 1; g->kinds[0].l = 1;
+        } else {
+            Unit parts[MAXHAND];
+            int np = decompose(o, cards, n, parts);
+            if (np > MAXK) return 0;
+            g->nkinds = np;
+            for (int q = 0; q < np; q++) { g->kinds[q].w = parts[q].w; g->kinds[q].l = parts[q].l; }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        if (g->held[seat][c] <= 0) return 0;
+        g->held[seat][c]--;
+        g->class_left[seat][o->klass[c]]--;
+    }
+    int q = g->nplays++;
+    g->pseat[q] = seat;
+    g->pn[q] = n;
+    memcpy(g->pcards[q], cards, sizeof(int) * n);
+    if (g->nplays < g->P) return 1;
+    int best = -1, winner = g->pseat[0], total = 0;
+    for (int p = 0; p < g->nplays; p++) {
+        for (int t = 0; t < g->pn[p]; t++) total += g->pts[g->pcards[p][t]];
+        if (best >= 0 && strength_bound(o, g->lead_class, g->pcards[p], g->pn[p]) <= best) continue;
+        int key = play_strength(o, g->lead_class, g->kinds, g->nkinds, g->pcards[p], g->pn[p]);
+        if (key >= 0 && key > best) { best = key; winner = g->pseat[p]; }
+    }
+    if (!g->side[winner]) g->face += total;
+    for (int p = 0; p < g->nplays; p++)
+        if (g->pseat[p] == winner) {
+            g->last_winner = winner;
+            g->last_n = g->pn[p];
+            memcpy(g->last_cards, g->pcards[p], sizeof(int) * g->pn[p]);
+            break;
+        }
+    g->leader = winner;
+    g->nplays = 0;
+    int left = 0;
+    for (int s2 = 0; s2 < g->P && !left; s2++)
+        for (int c = 0; c < NC; c++) if (g->held[s2][c]) { left = 1; break; }
+    if (!left) g->finished = 1;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Python                                                                                       */
+
+static int int_at(PyObject *seq, Py_ssize_t i, int *out) {
+    PyObject *item = PySequence_GetItem(seq, i);
+    if (!item) return 0;
+    long v = PyLong_AsLong(item);
+    Py_DECREF(item);
+    if (v == -1 && PyErr_Occurred()) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static int ints_of(PyObject *seq, int *out, int most, int *n) {
+    PyObject *fast = PySequence_Fast(seq, "a sequence of ints");
+    if (!fast) return 0;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > most) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "too many items"); return 0; }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return 0; }
+        out[i] = (int)v;
+    }
+    if (n) *n = (int)len;
+    Py_DECREF(fast);
+    return 1;
+}
+
+static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObject *members) {
+    for (Order *o = orders; o; o = o->next) if (o->uid == uid) return o;
+    Order *o = calloc(1, sizeof(Order));
+    if (!o) { PyErr_NoMemory(); return NULL; }
+    o->uid = uid;
+    int n;
+    if (!ints_of(power, o->power, NC, &n) || !ints_of(klass, o->klass, NC, &n)) { free(o); return NULL; }
+    for (int c = 0; c < NC; c++) if (o->power[c] < 0 || o->power[c] >= MAXPOW) {
+        free(o); PyErr_SetString(PyExc_ValueError, "a power out of range"); return NULL;
+    }
+    for (int k = 0; k < 5; k++) {
+        PyObject *m = PySequence_GetItem(members, k);
+        if (!m) { free(o); return NULL; }
+        int ok = ints_of(m, o->mem[k], NC, &o->nmem[k]);
+        Py_DECREF(m);
+        if (!ok) { free(o); return NULL; }
+    }
+    o->next = orders;
+    orders = o;
+    return o;
+}
+
+/* answers: a dict {(w, l): [shape, ...]} where a shape is a tuple of (w, l) pairs */
+static Rules *rules_for(long long key, int max_width, int trump_throws, PyObject *answers) {
+    for (Rules *r = rulesets; r; r = r->next) if (r->key == key) return r;
+    Rules *r = calloc(1, sizeof(Rules));
+    if (!r) { PyErr_NoMemory(); return NULL; }
+    r->key = key; r->max_width = max_width; r->trump_throws = trump_throws;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(answers, &pos, &k, &v)) {
+        int w, l;
+        if (!int_at(k, 0, &w) || !int_at(k, 1, &l)) goto fail;
+        if (w < 1 || w > MAXW || l < 1 || l > MAXLEN) continue;
+        Py_ssize_t ns = PySequence_Size(v);
+        if (ns < 0) goto fail;
+        AnsList *al = &r->ans[w][l];
+        al->s = calloc(ns > 0 ? ns : 1, sizeof(Shape));
+        if (!al->s) { PyErr_NoMemory(); goto fail; }
+        al->n = (int)ns;
+        for (Py_ssize_t i = 0; i < ns; i++) {
+            PyObject *sh = PySequence_GetItem(v, i);
+            if (!sh) goto fail;
+            Py_ssize_t np = PySequence_Size(sh);
+            if (np < 0 || np > MAXK) { Py_DECREF(sh); PyErr_SetString(PyExc_ValueError, "shape"); goto fail; }
+            al->s[i].n = (int)np;
+            for (Py_ssize_t j = 0; j < np; j++) {
+                PyObject *part = PySequence_GetItem(sh, j);
+                if (!part) { Py_DECREF(sh); goto fail; }
+                int ok = int_at(part, 0, &al->s[i].k[j].w) && int_at(part, 1, &al->s[i].k[j].l);
+                Py_DECREF(part);
+                if (!ok) { Py_DECREF(sh); goto fail; }
+            }
+            Py_DECREF(sh);
+        }
+    }
+    r->next = rulesets;
+    rulesets = r;
+    return r;
+fail:
+    for (int w = 0; w <= MAXW; w++) for (int l = 0; l <= MAXLEN; l++) free(r->ans[w][l].s);
+    free(r);
+    return NULL;
+}
+
+PyDoc_STRVAR(play_out_doc,
+"play_out(order_uid, power, klass, members, rules_key, max_width, trump_throws, answers,\n"
+"         points, held, side, leader, plays, lead_class, lead_size, lead_kinds, face)\n"
+"The rollout player's plays from a position to the end of the hand: (plays, face, winner,\n"
+"winning), the plays as (seat, cards), the defenders' points from the tricks (face: those\n"
+"so far), the last trick's winner and its winning cards; None where this position is one\n"
+"it does not play (Python then does).");
+
+static PyObject *play_out(PyObject *self, PyObject *args) {
+    long long uid, rkey;
+    PyObject *power, *klass, *members, *answers, *points, *held, *side, *plays, *lead_kinds;
+    int max_width, trump_throws, leader, lead_class, lead_size, face;
+    if (!PyArg_ParseTuple(args, "LOOOLiiO!OOOiOiiOi", &uid, &power, &klass, &members, &rkey,
+                          &max_width, &trump_throws, &PyDict_Type, &answers, &points, &held,
+                          &side, &leader, &plays, &lead_class, &lead_size, &lead_kinds, &face))
+        return NULL;
+    Game *g = calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    g->o = order_for(uid, power, klass, members);
+    if (!g->o) goto done;
+    if (max_width > MAXW) { result = Py_None; Py_INCREF(result); goto done; }
+    g->r = rules_for(rkey, max_width, trump_throws, answers);
+    if (!g->r) goto done;
+    int n;
+    if (!ints_of(points, g->pts, NC, &n)) goto done;
+    Py_ssize_t P = PySequence_Size(held);
+    if (P < 0) goto done;
+    if (P < 2 || P > MAXP) { result = Py_None; Py_INCREF(result); goto done; }
+    g->P = (int)P;
+    for (int s = 0; s < g->P; s++) {
+        PyObject *h = PySequence_GetItem(held, s);
+        if (!h) goto done;
+        int ok = ints_of(h, g->held[s], NC, &n);
+        Py_DECREF(h);
+        if (!ok) goto done;
+        for (int c = 0; c < NC; c++) {
+            if (g->held[s][c] < 0 || g->held[s][c] > MAXW) { result = Py_None; Py_INCREF(result); goto done; }
+            g->class_left[s][g->o->klass[c]] += g->held[s][c];
+        }
+    }
+    if (!ints_of(side, g->side, MAXP, &n)) goto done;
+    g->leader = leader;
+    g->face = face;
+    g->last_winner = -1;
+    Py_ssize_t np = PySequence_Size(plays);
+    if (np < 0) goto done;
+    g->nplays = 0;
+    if (np > 0) {
+        g->lead_class = lead_class;
+        g->lead_size = lead_size;
+        PyObject *fast = PySequence_Fast(lead_kinds, "kinds");
+        if (!fast) goto done;
+        Py_ssize_t nk = PySequence_Fast_GET_SIZE(fast);
+        if (nk > MAXK) { Py_DECREF(fast); result = Py_None; Py_INCREF(result); goto done; }
+        g->nkinds = (int)nk;
+        for (Py_ssize_t i = 0; i < nk; i++) {
+            PyObject *kd = PySequence_Fast_GET_ITEM(fast, i);
+            if (!int_at(kd, 0, &g->kinds[i].w) || !int_at(kd, 1, &g->kinds[i].l)) { Py_DECREF(fast); goto done; }
+        }
+        Py_DECREF(fast);
+        for (Py_ssize_t i = 0; i < np; i++) {
+            PyObject *pl = PySequence_GetItem(plays, i);
+            if (!pl) goto done;
+            PyObject *cs = PySequence_GetItem(pl, 1);
+            int ok = cs && int_at(pl, 0, &g->pseat[i]) && ints_of(cs, g->pcards[i], MAXHAND, &g->pn[i]);
+            Py_XDECREF(cs);
+            Py_DECREF(pl);
+            if (!ok) goto done;
+        }
+        g->nplays = (int)np;
+    }
+    PyObject *out = PyList_New(0);
+    if (!out) goto done;
+    int cards[MAXHAND], nc;
+    while (!g->finished) {
+        int seat = g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
+        int any = 0;
+        for (int c = 0; c < NC; c++) if (g->held[seat][c]) { any = 1; break; }
+        int ok = any && (g->nplays == 0 ? greedy_lead(g, seat, cards, &nc)
+                                         : greedy_follow(g, seat, cards, &nc));
+        if (ok) ok = apply(g, seat, cards, nc);
+        if (!ok) {  /* a position this does not play: Python plays it */
+            Py_DECREF(out);
+            if (PyErr_Occurred()) goto done;
+            result = Py_None; Py_INCREF(result);
+            goto done;
+        }
+        PyObject *lst = PyList_New(nc);
+        if (!lst) { Py_DECREF(out); goto done; }
+        for (int i = 0; i < nc; i++) PyList_SET_ITEM(lst, i, PyLong_FromLong(cards[i]));
+        PyObject *pair = Py_BuildValue("(iN)", seat, lst);
+        if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); Py_DECREF(out); goto done; }
+        Py_DECREF(pair);
+    }
+    if (g->last_winner < 0) {  /* no trick was taken: nothing to play */
+        Py_DECREF(out);
+        result = Py_None; Py_INCREF(result);
+        goto done;
+    }
+    PyObject *winning = PyList_New(g->last_n);
+    if (!winning) { Py_DECREF(out); goto done; }
+    for (int i = 0; i < g->last_n; i++) PyList_SET_ITEM(winning, i, PyLong_FromLong(g->last_cards[i]));
+    result = Py_BuildValue("(NiiN)", out, g->face, g->last_winner, winning);
+done:
+    free(g);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"play_out", play_out, METH_VARARGS, play_out_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "replay._greedy",
+    "The rollout player of replay/playout.py in C (see replay/_greedy.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__greedy(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+#ifdef GREEDY_SOURCE_HASH
+    if (PyModule_AddStringConstant(m, "SOURCE_HASH", GREEDY_SOURCE_HASH) < 0) { Py_DECREF(m); return NULL; }
+#endif
+    return m;
+}

@@ -1,0 +1,141 @@
+"""The rollout player in C (replay/_greedy.c): where it is built it makes exactly the plays of
+the rollout player of replay/playout.py, and the review's values do not change with it."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import warnings
+
+import pytest
+
+import gamelog
+import replay
+from gamelog.model import Hand, Play
+from replay._native import greedy_core
+from replay.engine import HandReplay
+from replay.playout import greedy_play, greedy_play_out, greedy_value, native_result
+from replay.search import apply_play, clone, to_play
+from replay.simulate import simulate_match
+
+NATIVE = greedy_core() is not None
+needs_core = pytest.mark.skipif(not NATIVE, reason="the C rollout player is not built")
+RULESETS = [("tractor", {"decks": 1}), ("tractor", {"decks": 2}), ("tractor", {"decks": 3}),
+            ("four-deck", {}), ("biaofen", {"players": 3}), ("biaofen", {"players": 4})]
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                    reason="no C compiler: the rollout player runs as Python")
+@pytest.mark.skipif(os.environ.get("SHENGJI_PURE", "") not in ("", "0"),
+                    reason="SHENGJI_PURE asks for the Python sources")
+def test_the_c_player_is_built_where_a_compiler_is_present():
+    assert NATIVE, "pip install -e . should have built replay/_greedy.c"
+
+
+def _positions(name: str, options: dict, hands: int, seed: int) -> list[HandReplay]:
+    """Positions of simulated hands: before the first lead, and some along the way (leads
+    and follows, every trick), reached by the Python rollout player."""
+    rules = replay.get_ruleset(name, **options)
+    rng = random.Random(seed)
+    out: list[HandReplay] = []
+    for k in range(hands):
+        events = simulate_match(rules, f"n{k}", rng.randrange(1 << 30), hands=1)
+        hand = Hand(match=events[0].match, number=1, header=events[0],
+                    events=[e for e in events if e.hand == 1])
+        state = HandReplay(rules, hand)
+        for ev in hand.events:
+            if isinstance(ev, Play):
+                break
+            state.apply(ev)
+        if not state.start_play() or state.finished:  # 标分's declarer may surrender
+            continue
+        out.append(clone(state))
+        while not state.finished:
+            if rng.random() < 0.15:
+                out.append(clone(state))
+            seat = to_play(state)
+            assert seat is not None
+            apply_play(state, seat, greedy_play(state, seat))
+    return out
+
+
+def _python_plays(state: HandReplay) -> list[tuple[int, list[int]]]:
+    plays = []
+    while not state.finished:
+        seat = to_play(state)
+        assert seat is not None
+        cards = greedy_play(state, seat)
+        plays.append((seat, list(cards)))
+        apply_play(state, seat, cards)
+    return plays
+
+
+@needs_core
+@pytest.mark.parametrize(("name", "options"), RULESETS,
+                         ids=[f"{n}-{'-'.join(map(str, o.values()))}" for n, o in RULESETS])
+def test_the_c_player_makes_the_python_players_plays(name, options):
+    """Every play the same, from the first lead and from mid-trick positions, and the same
+    final points whether the plays are applied or only settled."""
+    positions = _positions(name, options, 6, seed=len(name) * 7 + len(options))
+    assert len(positions) > 20
+    for state in positions:
+        found = native_result(clone(state))
+        assert found is not None
+        assert found[0] == _python_plays(clone(state))
+        python = greedy_play_out(clone(state), native=False)
+        assert greedy_play_out(clone(state)) == python
+        assert greedy_value(clone(state)) == python
+
+
+@needs_core
+def test_the_c_player_leaves_special_patterns_and_hidden_cards_to_python():
+    wanfen = _positions("wanfen", {}, 1, seed=3)
+    assert wanfen and native_result(wanfen[0]) is None  # 打万分's patterns: Python plays
+    state = _positions("tractor", {"decks": 2}, 1, seed=4)[0]
+    state.hidden[2] = 1
+    assert native_result(state) is None
+    assert greedy_value(wanfen[0]) == greedy_play_out(clone(wanfen[0]), native=False)
+
+
+@needs_core
+def test_the_review_is_the_same_with_either_player(monkeypatch):
+    """The same decisions, values and marks: the C player only plays faster."""
+    from replay import _native
+    from replay.review import budget_at, review_hands
+
+    hands = [h for m in gamelog.load("samples/matches/tractor-2deck.jsonl")
+             for h in m.hands][:1]
+    budget = budget_at("quick", seed=5, declarations=False)
+    fast = [r.decisions for r in review_hands(iter(hands), budget=budget)]
+    monkeypatch.setattr(_native, "_GREEDY", [None])  # as if it were not built
+    slow = [r.decisions for r in review_hands(iter(hands), budget=budget)]
+    assert fast == slow
+    assert sum(len(d) for d in fast) > 20
+
+
+def test_an_edited_source_is_not_shadowed_by_an_old_build(monkeypatch):
+    """The build records its source's hash; a different source runs the Python player."""
+    from replay import _native
+
+    try:
+        from replay import _greedy  # type: ignore[attr-defined]
+    except ImportError:
+        pytest.skip("the C rollout player is not built")
+    monkeypatch.setattr(_native, "_GREEDY", [])
+    monkeypatch.setattr(_greedy, "SOURCE_HASH", "0" * 64)
+    monkeypatch.delenv("SHENGJI_PURE", raising=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _native.greedy_core() is None
+    assert any("older than replay/_greedy.c" in str(w.message) for w in caught)
+
+
+def test_the_pure_switches_turn_it_off(monkeypatch):
+    from replay import _native
+
+    for name in ("SHENGJI_PURE", "SHENGJI_NATIVE_PLAYOUT"):
+        monkeypatch.setattr(_native, "_GREEDY", [])
+        monkeypatch.delenv("SHENGJI_PURE", raising=False)
+        monkeypatch.setenv(name, "1" if name == "SHENGJI_PURE" else "0")
+        assert _native.greedy_core() is None

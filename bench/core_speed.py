@@ -9,9 +9,11 @@ the end of a hand, and the exact search of the last tricks.
 For each ruleset (tractor with 1, 2 and 3 decks, four-deck, 打万分, 标分 with four players) it
 simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
 
-- the position before the first lead: the rollout player (``replay.playout.greedy_play``)
-  plays a copy of it to the end of the hand, as every rollout of the review does
-  (``replay.rollouts.play_out``); printed as **playouts per second** and plays per second;
+- the position before the first lead: the rollout player (``replay.playout.greedy_play``, in C
+  where ``replay/_greedy.c`` is built) plays a copy of it to the end of the hand, as every
+  rollout of the review does (``replay.rollouts.play_value``: the hand settled, its plays not
+  applied; ``SHENGJI_NATIVE_PLAYOUT=0`` for the Python player); printed as **playouts per
+  second** and cards played per second;
 - the position where every seat holds at most two cards: the exact search
   (``replay.search.solve``) values a copy of it; printed as **searches per second** and
   **positions per second** (the positions the search stored in its table: each one it
@@ -87,13 +89,13 @@ def _copy(state):  # type: ignore[no-untyped-def]
 
 def work(label: str, what: str, hands: int) -> None:
     """The positions of one ruleset, and with ``what`` their playouts or searches (one pass)."""
-    from replay.rollouts import play_out
+    from replay.rollouts import play_value
     from replay.search import clone, solve
 
     name, options = next((n, o) for lab, n, o in RULESETS if lab == label)
     starts, ends = positions(name, options, hands)
     for state in starts if what == "play" else []:
-        play_out(clone(state))
+        play_value(clone(state))
     for state in ends if what == "search" else []:
         solve(clone(state), {})
     print(f"positions {len(starts)} {len(ends)}")
@@ -141,11 +143,13 @@ def main() -> None:
         return
     args.hands = args.hands or 20
     import replay
-    from replay.rollouts import play_out
+    from replay._native import greedy_core
+    from replay.rollouts import play_value
     from replay.search import clone, solve
 
-    print(f"compiled engine: {'yes' if replay.NATIVE else 'no (pure Python)'}; best of "
-          f"{args.repeat}; {args.hands} hands per ruleset")
+    print(f"compiled engine: {'yes' if replay.NATIVE else 'no (pure Python)'}; rollout "
+          f"player: {'C' if greedy_core() is not None else 'Python'}; best of {args.repeat}; "
+          f"{args.hands} hands per ruleset")
     print(f"{'ruleset':<14} {'playouts/s':>11} {'plays/s':>10} {'searches/s':>11} "
           f"{'positions/s':>12}")
     dumped: dict[str, list] = {}
@@ -161,9 +165,8 @@ def main() -> None:
             plays = 0
             for state in starts:
                 world = clone(state)
-                before = sum(sum(h) for h in world.held)
-                play_out(world)
-                plays += before - sum(sum(h) for h in world.held)
+                plays += sum(sum(h) for h in world.held)  # every card is played
+                play_value(world)
             best_play = min(best_play, time.process_time() - t0)
             t0 = time.process_time()
             nodes = 0

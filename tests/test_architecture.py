@@ -23,13 +23,19 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+EXTENSIONS = {".".join(p.relative_to(ROOT).with_suffix("").parts): p
+              for package in LAYERS for p in (ROOT / package).rglob("*.c")}
+"""Modules of ours written in C (``replay._greedy``): they import none of ours."""
 
 
 def _owner(name: str) -> str | None:
-    """The module of ours that an imported name lives in (``None``: not ours)."""
+    """The module of ours that an imported name lives in (``None``: not ours, or one of the
+    C modules, which import nothing of ours)."""
     while name:
         if name in MODULES:
             return name
+        if name in EXTENSIONS:
+            return None
         name = name.rpartition(".")[0]
     return None
 
@@ -50,6 +56,8 @@ def imports_of(name: str) -> set[str]:
                 base = ".".join([*up, base] if base else up)
             for alias in node.names:
                 full = f"{base}.{alias.name}"
+                if full in EXTENSIONS:
+                    continue
                 owner = full if full in MODULES else _owner(base)
                 if owner:
                     out.add(owner)

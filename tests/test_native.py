@@ -105,12 +105,16 @@ def test_a_compiled_module_older_than_its_source_is_not_used(tmp_path):
 
 
 def test_version_says_which_engine_runs():
-    for env, engine in (({}, "compiled" if replay.NATIVE else "Python"),
-                        ({"SHENGJI_PURE": "1"}, "Python (not compiled)")):
+    from replay._native import greedy_core
+
+    player = "C" if greedy_core() is not None else "Python"
+    for env, engine, rollouts in (({}, "compiled" if replay.NATIVE else "Python", player),
+                                  ({"SHENGJI_PURE": "1"}, "Python (not compiled)", "Python")):
         out = subprocess.run([sys.executable, "-m", "shengji.cli", "--version"],
                              capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env})
         assert out.returncode == 0
         assert out.stdout.startswith("shengji, version ") and f"replay engine: {engine}" in out.stdout
+        assert f"review's rollout player: {rollouts})" in out.stdout
 
 
 @pytest.mark.skipif(not replay.NATIVE, reason="the engine is not compiled here")

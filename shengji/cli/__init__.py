@@ -51,10 +51,13 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 
     import gamelog
     import replay
+    from replay._native import greedy_core
 
     engine = "compiled" if replay.NATIVE else "Python (not compiled)"
+    player = "C" if greedy_core() is not None else "Python"
     click.echo(f"shengji, version {version('shengji-toolkit')} (record format "
-               f"{gamelog.FORMAT_VERSION}; replay engine: {engine})")
+               f"{gamelog.FORMAT_VERSION}; replay engine: {engine}; review's rollout player: "
+               f"{player})")
     ctx.exit()
 
 

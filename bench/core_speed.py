@@ -89,11 +89,14 @@ def _copy(state):  # type: ignore[no-untyped-def]
 
 def work(label: str, what: str, hands: int) -> None:
     """The positions of one ruleset, and with ``what`` their playouts or searches (one pass)."""
+    from replay.playout import native_result
     from replay.rollouts import play_value
     from replay.search import clone, solve
 
     name, options = next((n, o) for lab, n, o in RULESETS if lab == label)
     starts, ends = positions(name, options, hands)
+    if starts:  # the C player's tables (made once a process) made in every run alike
+        native_result(clone(starts[0]))
     for state in starts if what == "play" else []:
         play_value(clone(state))
     for state in ends if what == "search" else []:
@@ -102,7 +105,8 @@ def work(label: str, what: str, hands: int) -> None:
 
 
 def instructions(hands: int) -> None:
-    """Instructions per playout and per search, by differences of whole runs (callgrind)."""
+    """Instructions per playout and per search, by differences of whole runs (callgrind); the
+    C rollout player's tables, made once a process, are made in each run before the count."""
     def count(label: str, what: str) -> tuple[int, str]:
         done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                                sys.executable, __file__, "--work", what, "--only", label,

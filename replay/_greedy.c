@@ -32,8 +32,8 @@
 /* orders and rulesets, parsed once and kept by their Python keys                             */
 
 typedef struct { int w, l; } Kind;
-typedef struct { int n; Kind k[MAXK]; } Shape;
-typedef struct { int n; Shape *s; } AnsList;
+typedef struct { int n; Kind *k; } Shape;   /* its parts in a pool of its answer list */
+typedef struct { int n; Shape *s; Kind *pool; } AnsList;
 
 typedef struct Order {
     long long uid;
@@ -1177,33 +1177,47 @@ static Rules *rules_for(long long key, int max_width, int trump_throws, PyObject
         int w, l;
         if (!int_at(k, 0, &w) || !int_at(k, 1, &l)) goto fail;
         if (w < 1 || w > MAXW || l < 1 || l > MAXLEN) continue;
-        Py_ssize_t ns = PySequence_Size(v);
-        if (ns < 0) goto fail;
-        AnsList *al = &r->ans[w][l];
-        al->s = calloc(ns > 0 ? ns : 1, sizeof(Shape));
-        if (!al->s) { PyErr_NoMemory(); goto fail; }
-        al->n = (int)ns;
+        PyObject *fast = PySequence_Fast(v, "answers");
+        if (!fast) goto fail;
+        Py_ssize_t ns = PySequence_Fast_GET_SIZE(fast);
+        Py_ssize_t parts = 0;
         for (Py_ssize_t i = 0; i < ns; i++) {
-            PyObject *sh = PySequence_GetItem(v, i);
-            if (!sh) goto fail;
+            Py_ssize_t np = PySequence_Size(PySequence_Fast_GET_ITEM(fast, i));
+            if (np < 0 || np > MAXK) {
+                Py_DECREF(fast);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a shape of too many parts");
+                goto fail;
+            }
+            parts += np;
+        }
+        AnsList *al = &r->ans[w][l];
+        al->s = malloc(sizeof(Shape) * (ns > 0 ? ns : 1));
+        al->pool = malloc(sizeof(Kind) * (parts > 0 ? parts : 1));
+        if (!al->s || !al->pool) { Py_DECREF(fast); PyErr_NoMemory(); goto fail; }
+        al->n = (int)ns;
+        Kind *next = al->pool;
+        for (Py_ssize_t i = 0; i < ns; i++) {
+            PyObject *sh = PySequence_Fast_GET_ITEM(fast, i);
             Py_ssize_t np = PySequence_Size(sh);
-            if (np < 0 || np > MAXK) { Py_DECREF(sh); PyErr_SetString(PyExc_ValueError, "shape"); goto fail; }
             al->s[i].n = (int)np;
+            al->s[i].k = next;
             for (Py_ssize_t j = 0; j < np; j++) {
                 PyObject *part = PySequence_GetItem(sh, j);
-                if (!part) { Py_DECREF(sh); goto fail; }
-                int ok = int_at(part, 0, &al->s[i].k[j].w) && int_at(part, 1, &al->s[i].k[j].l);
+                if (!part) { Py_DECREF(fast); goto fail; }
+                int ok = int_at(part, 0, &next[j].w) && int_at(part, 1, &next[j].l);
                 Py_DECREF(part);
-                if (!ok) { Py_DECREF(sh); goto fail; }
+                if (!ok) { Py_DECREF(fast); goto fail; }
             }
-            Py_DECREF(sh);
+            next += np;
         }
+        Py_DECREF(fast);
     }
     r->next = rulesets;
     rulesets = r;
     return r;
 fail:
-    for (int w = 0; w <= MAXW; w++) for (int l = 0; l <= MAXLEN; l++) free(r->ans[w][l].s);
+    for (int w = 0; w <= MAXW; w++)
+        for (int l = 0; l <= MAXLEN; l++) { free(r->ans[w][l].s); free(r->ans[w][l].pool); }
     free(r);
     return NULL;
 }

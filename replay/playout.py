@@ -88,8 +88,9 @@ def greedy_play_out(state: HandReplay, native: bool = True) -> int:
 _TABLES: Final[dict[int, dict[tuple[int, int], Any]]] = {}
 """The answers owed to every unit kind, by ruleset (its memo key): what the C player reads."""
 
-_LONGEST: Final = 16
-"""The longest chain the C player has answers for (a suit class holds at most 16 powers)."""
+_LONGEST: Final = 13
+"""The longest chain the C player is given answers for: the longest unit a holding leads
+(:func:`replay.legal.units_in`); a longer one, thrown, leaves the hand to the Python player."""
 
 
 def greedy_value(state: HandReplay) -> int:

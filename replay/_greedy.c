@@ -38,6 +38,8 @@ typedef struct { int n; Shape *s; Kind *pool; } AnsList;
 typedef struct Order {
     long long uid;
     int power[NC], klass[NC];
+    int straight[NC];                /* 打万分: the cards that may stand in a 同花顺 */
+    int level;                       /* the level's rank (2..14; 0: none) */
     int nmem[5];
     int mem[5][NC];
     struct Order *next;
@@ -46,6 +48,7 @@ typedef struct Order {
 typedef struct Rules {
     long long key;
     int max_width, trump_throws;
+    int patterns;                    /* 打万分's special patterns are played */
     AnsList ans[MAXW + 1][MAXLEN + 1];
     struct Rules *next;
 } Rules;
@@ -278,6 +281,104 @@ static int best_value(const Hold *a, const Order *o, const Kind *kinds, int nk) 
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* 打万分's special patterns (replay/rulesets/wanfen.py): 1 同花顺, 2 发财, 3 四季, 4 the four
+ * jokers, in the order of its pattern_kinds; a card is suit * 13 + rank - 2, jokers 52 and 53 */
+
+#define P_STRAIGHT 1
+#define P_FORTUNE 2
+#define P_SEASONS 3
+#define P_JOKERS 4
+
+/* WanfenRules.special_lead */
+static int special_lead(const Order *o, const int *cards, int n) {
+    if (n != 4 && n != 8) return 0;
+    int big = 0, little = 0, top = 0;
+    for (int i = 0; i < n; i++) {
+        if (cards[i] == 53) big++;
+        else if (cards[i] == 52) little++;
+        if (cards[i] > top) top = cards[i];
+    }
+    if (n == 4 && big == 2 && little == 2) return P_JOKERS;
+    if (top >= 52) return 0;
+    int ranks[13] = {0}, suits[4] = {0}, nr = 0, ns = 0, lo = 13, hi = -1;
+    for (int i = 0; i < n; i++) {
+        int r = cards[i] % 13, su = cards[i] / 13;
+        if (!ranks[r]++) nr++;
+        if (!suits[su]++) ns++;
+        if (r < lo) lo = r;
+        if (r > hi) hi = r;
+    }
+    if (n == 8 && nr == 1) return P_FORTUNE;
+    if (n == 4 && nr == 1 && ns == 4) return P_SEASONS;
+    if (n == 8 && ns == 1 && nr == 8 && hi - lo == 7) {
+        for (int i = 0; i < n; i++) if (!o->straight[cards[i]]) return 0;
+        return P_STRAIGHT;
+    }
+    return 0;
+}
+
+/* WanfenRules.holds_pattern: the cards into out, their count (0: none) */
+static int holds_pattern(const Order *o, int kind, const int *held, int *out) {
+    if (kind == P_JOKERS) {
+        if (held[53] >= 2 && held[52] >= 2) { out[0] = out[1] = 53; out[2] = out[3] = 52; return 4; }
+        return 0;
+    }
+    if (kind == P_FORTUNE || kind == P_SEASONS) {
+        for (int r = 0; r < 13; r++) {
+            int q[4] = {r, 13 + r, 26 + r, 39 + r};
+            if (kind == P_FORTUNE) {
+                if (held[q[0]] + held[q[1]] + held[q[2]] + held[q[3]] < 8) continue;
+                int k = 0;
+                for (int j = 0; j < 4; j++)
+                    for (int t = 0; t < held[q[j]] && k < 8; t++) out[k++] = q[j];
+                return 8;
+            }
+            if (held[q[0]] && held[q[1]] && held[q[2]] && held[q[3]]) {
+                for (int j = 0; j < 4; j++) out[j] = q[j];
+                return 4;
+            }
+        }
+        return 0;
+    }
+    if (kind == P_STRAIGHT) {
+        for (int su = 0; su < 4; su++) {
+            int base = su * 13;
+            int ok = 1;
+            for (int j = 5; j < 8; j++) if (!(held[base + j] && o->straight[base + j])) ok = 0;
+            if (!ok) continue;
+            int run = 0;
+            for (int i = 0; i < 13; i++) {
+                int c = base + i;
+                if (held[c] && o->straight[c]) {
+                    if (++run == 8) {
+                        for (int j = 0; j < 8; j++) out[j] = base + i - 7 + j;
+                        return 8;
+                    }
+                } else {
+                    run = 0;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* WanfenRules.pattern_strength as rank * 65536 + value; -1 for None */
+static int pattern_strength(const Order *o, int pattern, const int *cards, int n) {
+    if (special_lead(o, cards, n) != pattern) return -1;
+    if (pattern == P_STRAIGHT) {
+        int top = cards[0];
+        for (int i = 1; i < n; i++) if (cards[i] % 13 > top % 13) top = cards[i];
+        return (o->klass[top] == TRUMP ? 65536 : 0) + o->power[top];
+    }
+    if (pattern == P_FORTUNE || pattern == P_SEASONS) {
+        int rank = cards[0] % 13 + 2;
+        return (rank == o->level ? 65536 : 0) + rank;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* the game                                                                                     */
 
 typedef struct {
@@ -294,9 +395,11 @@ typedef struct {
     int pcards[MAXP][MAXHAND];
     int lead_class, lead_size, nkinds;
     Kind kinds[MAXK];
+    int special;                     /* the trick's special pattern (0: none) */
     int finished;
     int face;                        /* the defenders' points from the tricks */
     int last_winner, last_n;         /* the last trick taken: its winner and winning play */
+    int last_special;
     int last_cards[MAXHAND];
 } Game;
 
@@ -731,6 +834,7 @@ static int follow_spec(const Game *g, int seat, Spec *s) {
     int k = g->lead_class;
     s->n = 0;
     for (int i = 0; i < g->nkinds; i++) s->n += g->kinds[i].w * g->kinds[i].l;
+    if (g->special) s->n = g->lead_size;  /* not holding the pattern: trumps, then any */
     holding(g, seat, k, &s->suit);
     hold_clear(&s->others);
     for (int c = 0; c < NC; c++) if (g->held[seat][c] && o->klass[c] != k) hold_add(&s->others, c, g->held[seat][c]);
@@ -758,9 +862,15 @@ static int follow_spec(const Game *g, int seat, Spec *s) {
 
 static int team(const Game *g, int seat) { return g->side[seat]; }
 
+/* playout._strength: a play's strength in the trick in progress */
+static int strength_in_trick(const Game *g, const int *cards, int n) {
+    if (g->special) return pattern_strength(g->o, g->special, cards, n);
+    return play_strength(g->o, g->lead_class, g->kinds, g->nkinds, cards, n);
+}
+
 /* playout._threat: -1 for None */
 static int threat_of(const Game *g, const int *seats, int ns) {
-    if (!ns) return -1;
+    if (!ns || g->special) return -1;
     int k = g->lead_class, n = 0;
     for (int i = 0; i < g->nkinds; i++) n += g->kinds[i].w * g->kinds[i].l;
     int out = -1;
@@ -792,7 +902,7 @@ static int choose_follow(const Game *g, int seat, const Plays *found) {
     const Order *o = g->o;
     int best_now = -1, winner = -1;
     for (int q = 0; q < g->nplays; q++) {
-        int key = play_strength(o, g->lead_class, g->kinds, g->nkinds, g->pcards[q], g->pn[q]);
+        int key = strength_in_trick(g, g->pcards[q], g->pn[q]);
         if (key >= 0 && key > best_now) { best_now = key; winner = g->pseat[q]; }
     }
     int side = team(g, seat);
@@ -825,8 +935,9 @@ static int choose_follow(const Game *g, int seat, const Plays *found) {
     int first_win = -1, any_points = 0, wpick = -1;
     for (int i = 0; i < found->n; i++) {
         const int *cs = found->cards + (size_t)i * found->stride;
-        if (best_now >= 0 && strength_bound(o, g->lead_class, cs, found->len[i]) <= best_now) continue;
-        int key = play_strength(o, g->lead_class, g->kinds, g->nkinds, cs, found->len[i]);
+        if (!g->special && best_now >= 0 &&
+            strength_bound(o, g->lead_class, cs, found->len[i]) <= best_now) continue;
+        int key = strength_in_trick(g, cs, found->len[i]);
         if (key >= 0 && (best_now < 0 || key > best_now) && (threat < 0 || threat <= key)) {
             if (first_win < 0) { first_win = i; wpick = i; }
             else if (pws[i] < pws[wpick] || (pws[i] == pws[wpick] && pts[i] > pts[wpick])) wpick = i;
@@ -848,7 +959,7 @@ static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
     Plays found;
     if (!plays_init(&found, MAXHAND)) return 0;
     int ok = 1;
-    if (g->lead_size == 1) {
+    if (g->lead_size == 1 && !g->special) {
         Hold h;
         holding(g, seat, g->lead_class, &h);
         int any = h.n;
@@ -857,6 +968,27 @@ static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
             if (any ? h.cnt[c] > 0 : g->held[seat][c] > 0) cards[nc++] = c;
         if (nc <= LIMIT) {
             for (int i = 0; i < nc; i++) plays_push(&found, &cards[i], 1);
+            goto choose;
+        }
+    }
+    if (g->special) {  /* FollowSpec with a pattern held (ruling 15): the same kind of pattern */
+        int pattern[8], np = holds_pattern(g->o, g->special, g->held[seat], pattern);
+        if (np) {
+            int card[NC], cnt[NC], ni = 0;
+            for (int c = 0; c < NC; c++) if (g->held[seat][c]) { card[ni] = c; cnt[ni] = g->held[seat][c]; ni++; }
+            if (multisets_count(card, cnt, ni, g->lead_size) > LIMIT) {  /* lowest_each */
+                ok = plays_push(&found, pattern, np);
+            } else {  /* enumerate: every multiset of the hand that makes one, in walk order */
+                Plays all;
+                ok = plays_init(&all, g->lead_size) && multisets(card, cnt, ni, g->lead_size, -1, &all);
+                for (int q = 0; ok && q < all.n; q++) {
+                    const int *cs = all.cards + (size_t)q * all.stride;
+                    if (special_lead(g->o, cs, all.len[q]) == g->special)
+                        ok = plays_push(&found, cs, all.len[q]);
+                }
+                plays_free(&all);
+            }
+            if (!ok || found.n == 0) { plays_free(&found); return 0; }
             goto choose;
         }
     }
@@ -884,7 +1016,7 @@ static int throw_fails(const Game *g, int seat, const int *cards, int n) {
     if (n < 2) return 0;
     Unit parts[MAXHAND];
     int np = decompose(g->o, cards, n, parts);
-    if (np < 2) return 0;
+    if (np < 2 || (n >= 4 && g->r->patterns && special_lead(g->o, cards, n))) return 0;
     int k = g->o->klass[cards[0]];
     for (int q = 0; q < np; q++)
         for (int o = 0; o < g->P; o++) {
@@ -939,6 +1071,7 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
     int have_best = 0, best_is_cards = 0;
     int best_cards[MAXHAND], nbest = 0;
     Unit best_unit;
+    memset(&best_unit, 0, sizeof best_unit);
     Hold trumps[MAXP];
     for (int q = 0; q < no; q++) holding(g, opp[q], TRUMP, &trumps[q]);
     signed char ruffs[MAXP][5][MAXW + 1][MAXLEN + 1];
@@ -1049,6 +1182,17 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
         free(sure);
     }
     free(units.u);
+    if (ok && g->r->patterns) {  /* 打万分's patterns: only their like beats them */
+        for (int kind = P_STRAIGHT; kind <= P_JOKERS; kind++) {
+            int found[8], nf = holds_pattern(o, kind, g->held[seat], found);
+            if (!nf) continue;
+            double score = 8.0 + (double)nf / 2;
+            if (!have_best || score > best_score) {
+                best_score = score; have_best = 1; best_is_cards = 1;
+                memcpy(best_cards, found, sizeof(int) * nf); nbest = nf;
+            }
+        }
+    }
     if (!ok || !have_best) return 0;
     if (best_is_cards) {
         memcpy(out, best_cards, sizeof(int) * nbest);
@@ -1069,7 +1213,11 @@ static int apply(Game *g, int seat, const int *cards, int n) {
     if (g->nplays == 0) {
         g->lead_class = o->klass[cards[0]];
         g->lead_size = n;
-        if (n == 1) {
+        g->special = n >= 4 && g->r->patterns ? special_lead(o, cards, n) : 0;
+        if (g->special) {  /* led as a trump lead; only its like wins */
+            g->lead_class = TRUMP;
+            g->nkinds = 0;
+        } else if (n == 1) {
             g->nkinds = 1; g->kinds[0].w = 1; g->kinds[0].l = 1;
         } else {
             Unit parts[MAXHAND];
@@ -1093,14 +1241,16 @@ static int apply(Game *g, int seat, const int *cards, int n) {
     int best = -1, winner = g->pseat[0], total = 0;
     for (int p = 0; p < g->nplays; p++) {
         for (int t = 0; t < g->pn[p]; t++) total += g->pts[g->pcards[p][t]];
-        if (best >= 0 && strength_bound(o, g->lead_class, g->pcards[p], g->pn[p]) <= best) continue;
-        int key = play_strength(o, g->lead_class, g->kinds, g->nkinds, g->pcards[p], g->pn[p]);
+        if (!g->special && best >= 0 &&
+            strength_bound(o, g->lead_class, g->pcards[p], g->pn[p]) <= best) continue;
+        int key = strength_in_trick(g, g->pcards[p], g->pn[p]);
         if (key >= 0 && key > best) { best = key; winner = g->pseat[p]; }
     }
     if (!g->side[winner]) g->face += total;
     for (int p = 0; p < g->nplays; p++)
         if (g->pseat[p] == winner) {
             g->last_winner = winner;
+            g->last_special = g->special;
             g->last_n = g->pn[p];
             memcpy(g->last_cards, g->pcards[p], sizeof(int) * g->pn[p]);
             break;
@@ -1143,7 +1293,8 @@ static int ints_of(PyObject *seq, int *out, int most, int *n) {
     return 1;
 }
 
-static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObject *members) {
+static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObject *members,
+                        PyObject *straight, int level) {
     for (Order *o = orders; o; o = o->next) if (o->uid == uid) return o;
     Order *o = calloc(1, sizeof(Order));
     if (!o) { PyErr_NoMemory(); return NULL; }
@@ -1153,6 +1304,8 @@ static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObjec
     for (int c = 0; c < NC; c++) if (o->power[c] < 0 || o->power[c] >= MAXPOW) {
         free(o); PyErr_SetString(PyExc_ValueError, "a power out of range"); return NULL;
     }
+    o->level = level;
+    if (straight != Py_None && !ints_of(straight, o->straight, NC, &n)) { free(o); return NULL; }
     for (int k = 0; k < 5; k++) {
         PyObject *m = PySequence_GetItem(members, k);
         if (!m) { free(o); return NULL; }
@@ -1166,11 +1319,13 @@ static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObjec
 }
 
 /* answers: a dict {(w, l): [shape, ...]} where a shape is a tuple of (w, l) pairs */
-static Rules *rules_for(long long key, int max_width, int trump_throws, PyObject *answers) {
+static Rules *rules_for(long long key, int max_width, int trump_throws, int patterns,
+                        PyObject *answers) {
     for (Rules *r = rulesets; r; r = r->next) if (r->key == key) return r;
     Rules *r = calloc(1, sizeof(Rules));
     if (!r) { PyErr_NoMemory(); return NULL; }
     r->key = key; r->max_width = max_width; r->trump_throws = trump_throws;
+    r->patterns = patterns;
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(answers, &pos, &k, &v)) {
@@ -1223,28 +1378,33 @@ fail:
 }
 
 PyDoc_STRVAR(play_out_doc,
-"play_out(order_uid, power, klass, members, rules_key, max_width, trump_throws, answers,\n"
-"         points, held, side, leader, plays, lead_class, lead_size, lead_kinds, face)\n"
+"play_out(order_uid, power, klass, members, straight, level, rules_key, max_width,\n"
+"         trump_throws, patterns, answers, points, held, side, leader, plays, lead_class,\n"
+"         lead_size, lead_kinds, special, face)\n"
 "The rollout player's plays from a position to the end of the hand: (plays, face, winner,\n"
-"winning), the plays as (seat, cards), the defenders' points from the tricks (face: those\n"
-"so far), the last trick's winner and its winning cards; None where this position is one\n"
-"it does not play (Python then does).");
+"winning, special), the plays as (seat, cards), the defenders' points from the tricks (face:\n"
+"those so far), the last trick's winner, its winning cards and whether it was led as a\n"
+"special pattern (打万分: straight and level give its 同花顺 cards and the level's rank;\n"
+"special is the trick in progress's pattern, 1-4 in WanfenRules.pattern_kinds' order);\n"
+"None where this position is one it does not play (Python then does).");
 
 static PyObject *play_out(PyObject *self, PyObject *args) {
     long long uid, rkey;
-    PyObject *power, *klass, *members, *answers, *points, *held, *side, *plays, *lead_kinds;
-    int max_width, trump_throws, leader, lead_class, lead_size, face;
-    if (!PyArg_ParseTuple(args, "LOOOLiiO!OOOiOiiOi", &uid, &power, &klass, &members, &rkey,
-                          &max_width, &trump_throws, &PyDict_Type, &answers, &points, &held,
-                          &side, &leader, &plays, &lead_class, &lead_size, &lead_kinds, &face))
+    PyObject *power, *klass, *members, *straight, *answers, *points, *held, *side, *plays;
+    PyObject *lead_kinds;
+    int level, max_width, trump_throws, patterns, leader, lead_class, lead_size, special, face;
+    if (!PyArg_ParseTuple(args, "LOOOOiLiiiO!OOOiOiiOii", &uid, &power, &klass, &members,
+                          &straight, &level, &rkey, &max_width, &trump_throws, &patterns,
+                          &PyDict_Type, &answers, &points, &held, &side, &leader, &plays,
+                          &lead_class, &lead_size, &lead_kinds, &special, &face))
         return NULL;
     Game *g = calloc(1, sizeof(Game));
     if (!g) return PyErr_NoMemory();
     PyObject *result = NULL;
-    g->o = order_for(uid, power, klass, members);
+    g->o = order_for(uid, power, klass, members, straight, level);
     if (!g->o) goto done;
     if (max_width > MAXW) { result = Py_None; Py_INCREF(result); goto done; }
-    g->r = rules_for(rkey, max_width, trump_throws, answers);
+    g->r = rules_for(rkey, max_width, trump_throws, patterns, answers);
     if (!g->r) goto done;
     int n;
     if (!ints_of(points, g->pts, NC, &n)) goto done;
@@ -1273,6 +1433,7 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     if (np > 0) {
         g->lead_class = lead_class;
         g->lead_size = lead_size;
+        g->special = special;
         PyObject *fast = PySequence_Fast(lead_kinds, "kinds");
         if (!fast) goto done;
         Py_ssize_t nk = PySequence_Fast_GET_SIZE(fast);
@@ -1325,7 +1486,8 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     PyObject *winning = PyList_New(g->last_n);
     if (!winning) { Py_DECREF(out); goto done; }
     for (int i = 0; i < g->last_n; i++) PyList_SET_ITEM(winning, i, PyLong_FromLong(g->last_cards[i]));
-    result = Py_BuildValue("(NiiN)", out, g->face, g->last_winner, winning);
+    result = Py_BuildValue("(NiiNN)", out, g->face, g->last_winner, winning,
+                           PyBool_FromLong(g->last_special != 0));
 done:
     free(g);
     return result;

@@ -15,9 +15,9 @@ It draws nothing at random, so two playouts of the same deal that differ in one 
 only where that play changes what follows (common random numbers with no noise of their own).
 
 The same player is written in C (``replay/_greedy.c``): where it is built, it chooses the plays
-of :func:`greedy_play_out` (every position without special patterns), several times faster, and
-the plays are applied here as before. ``tests/test_native_playout.py`` holds the two to the
-same plays.
+of :func:`greedy_play_out` (every ruleset; a few rare positions stay here), several times
+faster, and the plays are applied here as before. ``tests/test_native_playout.py`` holds the
+two to the same plays.
 """
 
 from __future__ import annotations
@@ -102,26 +102,32 @@ def greedy_value(state: HandReplay) -> int:
     found = native_result(state)
     if found is None:
         return greedy_play_out(state, native=False)
-    _, face, winner, winning = found
-    outcome, _ = settle(state, face, winner, winning)
+    _, face, winner, winning, special = found
+    outcome, _ = settle(state, face, winner, winning, special)
     if outcome is not None and outcome.defender_points is not None:
         return outcome.defender_points
     return face
 
 
 def native_result(state: HandReplay
-                  ) -> tuple[list[tuple[int, list[int]]], int, int, list[int]] | None:
+                  ) -> tuple[list[tuple[int, list[int]]], int, int, list[int], bool] | None:
     """The plays :func:`greedy_play` would make from ``state`` to the end of the hand, each
     ``(seat, cards)``, chosen by the C rollout player, with the defenders' points from the
-    tricks at the end, the last trick's winner and its winning cards; ``None`` when the C
-    player is not built or does not serve this position (special patterns, hidden cards, a
-    throw being judged)."""
+    tricks at the end, the last trick's winner, its winning cards and whether it was led as a
+    special pattern; ``None`` when the C player is not built or does not serve this position
+    (hidden cards, a throw being judged, a follower holding a special pattern, patterns other
+    than 打万分's)."""
     core: Any = greedy_core()
     order = state.order
     rules = state.rules
     if core is None or order is None or state.finished or state.stopped or \
-            rules.pattern_kinds or rules.has_other_leaders or state.pending_forced is not None:
+            state.pending_forced is not None:
         return None
+    straight: Any = None
+    if rules.pattern_kinds:  # only 打万分's patterns are written in C
+        straight = rules.pattern_cards(order)
+        if straight is None:
+            return None
     for n in state.hidden:
         if n:
             return None
@@ -129,10 +135,13 @@ def native_result(state: HandReplay
     plays: list[tuple[int, list[int]]] = []
     lead_class = 0
     lead_size = 0
+    special = 0
     kinds: list[tuple[int, int]] = []
     if trick is not None and trick.plays:
-        if trick.special or trick.forced is not None or trick.failed_throw is not None:
+        if trick.forced is not None or trick.failed_throw is not None:
             return None
+        if trick.special:
+            special = rules.pattern_kinds.index(rules.pattern_kind(trick.special)) + 1
         plays = [(p.seat, p.cards) for p in trick.plays]
         lead_class = trick.lead_class
         lead_size = trick.lead_size
@@ -147,11 +156,12 @@ def native_result(state: HandReplay
         _TABLES[rules.memo_key] = table
     side = [1 if state.team_side(s) else 0 for s in range(state.players)]
     leader = state.leader
-    found: tuple[list[tuple[int, list[int]]], int, int, list[int]] | None = core.play_out(
-        order.uid, order.power, order.klass, order.members, rules.memo_key, width,
-        1 if rules.trump_throws else 0, table, state.points_table, state.held, side,
-        0 if leader is None else leader, plays, lead_class, lead_size, kinds,
-        state.defender_points)
+    level = 0 if order.level is None else int(order.level)
+    found: tuple[list[tuple[int, list[int]]], int, int, list[int], bool] | None = core.play_out(
+        order.uid, order.power, order.klass, order.members, straight, level, rules.memo_key,
+        width, 1 if rules.trump_throws else 0, 1 if straight is not None else 0, table,
+        state.points_table, state.held, side, 0 if leader is None else leader, plays,
+        lead_class, lead_size, kinds, special, state.defender_points)
     return found
 
 

@@ -53,7 +53,7 @@ def finish(s: HandState, last: Trick) -> None:
     assert last.winner is not None
     winning = next(p for p in last.plays if p.seat == last.winner)
     outcome, kitty_award = settle(s, s.defender_points, last.winner, winning.cards,
-                                  last.special)
+                                  bool(last.special))
     if kitty_award is not None and s.kitty_hidden:
         s.log.notice("the kitty has hidden cards: its points are not known", s.seq)
     if outcome is not None:
@@ -65,11 +65,11 @@ def finish(s: HandState, last: Trick) -> None:
     s.finished = True
 
 
-def settle(s: HandState, face: int, winner: int, winning: list[int], special: str = ""
+def settle(s: HandState, face: int, winner: int, winning: list[int], special: bool = False
            ) -> tuple[Outcome | None, int | None]:
     """The outcome of the hand ``s`` when its tricks gave the defenders ``face`` points and
-    ``winner`` took the last one with the cards ``winning`` (``special``: the pattern that
-    trick was led as): the kitty to the defenders if they won it, then the ruleset's outcome
+    ``winner`` took the last one with the cards ``winning`` (``special``: that trick was led
+    as a special pattern): the kitty to the defenders if they won it, then the ruleset's outcome
     (``None`` without a declarer); and the kitty's award (``None`` when not theirs). Changes
     nothing in ``s``: :func:`finish` records it, and the review's rollouts read it for hands
     played out in C (:func:`replay.playout.greedy_value`)."""

@@ -234,6 +234,12 @@ class Ruleset(abc.ABC):
         """The kind of a special pattern (what answers it: 同花顺 for 同花顺, ...)."""
         return pattern
 
+    def pattern_cards(self, order: CardOrder) -> tuple[bool, ...] | None:
+        """For the C rollout player (``replay/_greedy.c``), which knows 打万分's patterns: the
+        cards that may stand in its 同花顺 under ``order``; ``None`` for a ruleset whose
+        patterns it does not know (its hands are then played out in Python)."""
+        return None
+
     def holds_pattern(self, kind: str, held: list[int], order: CardOrder, size: int
                       ) -> list[int] | None:
         """Cards of ``held`` (copies by card) making a special pattern of ``kind``, or

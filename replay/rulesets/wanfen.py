@@ -200,6 +200,14 @@ class Wanfen(Ruleset):
                 return STRAIGHT
         return None
 
+    def pattern_cards(self, order: CardOrder) -> tuple[bool, ...] | None:
+        """The cards that may stand in a 同花顺 (:func:`_straight_card`), for the C rollout
+        player: it plays this ruleset's patterns as :meth:`special_lead`, :meth:`holds_pattern`
+        and :meth:`pattern_strength` do (``tests/test_native_playout.py``)."""
+        if self.pattern_kinds != (STRAIGHT, FORTUNE, SEASONS, JOKERS):
+            return None  # the C player numbers them in this order
+        return _straight_cards(order.trump, order.level)
+
     def holds_pattern(self, kind: str, held: list[int], order: CardOrder, size: int
                       ) -> list[int] | None:
         """Cards of ``held`` making a pattern of ``kind`` (ruling 15: a follower holding one

@@ -112,7 +112,8 @@ def main() -> None:
         if args.rules:
             rules(base, other, sample_scale(sample))
         if args.budget:
-            big = Budget(samples=8 * args.budget, confirm=24 * args.budget, seed=seeds[1] + 1)
+            big = Budget(samples=Budget.samples * args.budget,
+                         confirm=Budget.confirm * args.budget, seed=seeds[1] + 1)
             compare(f"default against {args.budget}x the budget", base,
                     decisions(sample, lo, hi, big, args.jobs))
         print(f"  ({time.perf_counter() - started[1]:.0f} s wall)", flush=True)

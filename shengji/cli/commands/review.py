@@ -40,14 +40,14 @@ from shengji.cli.common import (
 @click.option("--level", type=click.Choice(["quick", "standard", "thorough"]),
               default="standard", show_default=True,
               help="Budget by name: quick (3 deals a decision, 9 a race round; for large "
-                   "collections, about a third of standard's time), standard (8 and 24), "
-                   "thorough (32 and 96).")
+                   "collections, about a tenth of standard's time), standard (16 and 48), "
+                   "thorough (64 and 192).")
 @click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
               help=f"Budget: random deals of the unseen cards per decision (at most "
                    f"{MAX_SAMPLES}; default: the level's).")
 @click.option("--confirm", type=click.IntRange(min=0, max=MAX_CONFIRM),
               help="Budget: fresh deals a round of the race between the best alternatives "
-                   "and the play made (up to 17 rounds, until resolved; 0: no race; "
+                   "and the play made (up to 49 rounds, until resolved; 0: no race; "
                    "default: the level's).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The same seed, the same review.")

@@ -891,16 +891,18 @@ def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_
     noise = [rng.gauss(0, 20) for _ in range(5000)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 10) * (a == 1)), 2)
     near = _judged(_Deals(lambda a, n: 50 + (7.5 + noise[n]) * (a == 1)), 2)
-    assert far.mark is None and far.deals == 24, far.deals
-    assert near.deals == 24 * 17, near.deals
+    rounds = Budget.confirm, Budget.extend + 1
+    assert far.mark is None and far.deals == rounds[0], far.deals
+    assert near.deals == rounds[0] * rounds[1], near.deals
 
 
 def test_without_a_race_the_screen_still_charges_its_noise():
     """``--confirm 0`` skips the race: the swing is then the screen's estimate less its own
     standard error (never below the floor), not the raw estimate."""
     d = _judged(_Deals(lambda a, n: 50 + 40 * (a == 1)), 2, confirm=0)
-    assert d.estimate == 40 and d.error == pytest.approx(24 / 8 ** 0.5)
-    assert d.swing == pytest.approx(40 - 24 / 8 ** 0.5) and d.mark == "mistake"
+    floor = Budget.spread / Budget.samples ** 0.5
+    assert d.estimate == 40 and d.error == pytest.approx(floor)
+    assert d.swing == pytest.approx(40 - floor) and d.mark == "mistake"
 
 
 def test_accuracy_interval_is_the_reviews_noise():

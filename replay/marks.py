@@ -26,7 +26,7 @@ class Budget:
     resolved; exact search once each seat holds at most ``exact_cards`` cards; at most
     ``max_alternatives`` alternatives per decision (the play made always among them)."""
 
-    samples: int = 16
+    samples: int = 32
     confirm: int = 48
     extend: int = 48
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
@@ -44,7 +44,7 @@ class Budget:
     consistent with the seat's knowledge is solved exactly when there are at most this many
     (no sampling noise); else deals are drawn."""
     max_alternatives: int = 16
-    contenders: int = 3
+    contenders: int = 5
     """The alternatives that looked best on the first deals, valued again against the play
     made on fresh deals (the best of them on those deals is the best alternative)."""
     z: float = 1.0
@@ -66,12 +66,13 @@ class Budget:
 LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "contenders": 2},
     "standard": {},
-    "thorough": {"samples": 64, "confirm": 192},
+    "thorough": {"samples": 128, "confirm": 192},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
-``standard`` (the defaults: up to 2,352 deals a decision still undecided; until session 20, when
-the rollout player was written in C, 408), ``thorough`` (four times the deals)."""
+``standard`` (the defaults: 32 deals a screening stage, five contenders, up to 2,352 deals a
+decision still undecided; until session 20, when the rollout player was written in C: 8, three
+and 408), ``thorough`` (four times the deals)."""
 
 
 def budget_at(level: str = "standard", **overrides: Any) -> Budget:

@@ -40,8 +40,8 @@ from shengji.cli.common import (
 @click.option("--level", type=click.Choice(["quick", "standard", "thorough"]),
               default="standard", show_default=True,
               help="Budget by name: quick (3 deals a decision, 9 a race round; for large "
-                   "collections, about a tenth of standard's time), standard (16 and 48), "
-                   "thorough (64 and 192).")
+                   "collections, about a tenth of standard's time), standard (32 and 48), "
+                   "thorough (128 and 192).")
 @click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
               help=f"Budget: random deals of the unseen cards per decision (at most "
                    f"{MAX_SAMPLES}; default: the level's).")

@@ -39,6 +39,7 @@ typedef struct Order {
     long long uid;
     int power[NC], klass[NC];
     int straight[NC];                /* 打万分: the cards that may stand in a 同花顺 */
+    int has_straight;
     int level;                       /* the level's rank (2..14; 0: none) */
     int nmem[5];
     int mem[5][NC];
@@ -1295,17 +1296,27 @@ static int ints_of(PyObject *seq, int *out, int most, int *n) {
 
 static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObject *members,
                         PyObject *straight, int level) {
-    for (Order *o = orders; o; o = o->next) if (o->uid == uid) return o;
+    int n;
+    for (Order *o = orders; o; o = o->next) {
+        if (o->uid != uid) continue;
+        if (straight != Py_None && !o->has_straight) {  /* an order shared by rulesets */
+            if (!ints_of(straight, o->straight, NC, &n)) return NULL;
+            o->has_straight = 1;
+        }
+        return o;
+    }
     Order *o = calloc(1, sizeof(Order));
     if (!o) { PyErr_NoMemory(); return NULL; }
     o->uid = uid;
-    int n;
     if (!ints_of(power, o->power, NC, &n) || !ints_of(klass, o->klass, NC, &n)) { free(o); return NULL; }
     for (int c = 0; c < NC; c++) if (o->power[c] < 0 || o->power[c] >= MAXPOW) {
         free(o); PyErr_SetString(PyExc_ValueError, "a power out of range"); return NULL;
     }
     o->level = level;
-    if (straight != Py_None && !ints_of(straight, o->straight, NC, &n)) { free(o); return NULL; }
+    if (straight != Py_None) {
+        if (!ints_of(straight, o->straight, NC, &n)) { free(o); return NULL; }
+        o->has_straight = 1;
+    }
     for (int k = 0; k < 5; k++) {
         PyObject *m = PySequence_GetItem(members, k);
         if (!m) { free(o); return NULL; }

@@ -361,6 +361,8 @@ def test_the_review_command(tmp_path):
     text = CliRunner().invoke(cli, args)
     assert text.exit_code == 0 and "accuracy per player over every hand" in text.output
     assert re.search(r"\d+\.\d% \(\d+\.\d-\d+\.\d\) over \d+ decisions", text.output)
+    for one_of in ("1 decisions", "1 inaccuracies", "1 mistakes", "1 blunders"):
+        assert f" {one_of}" not in text.output  # "1 mistake", not "1 mistakes"
     assert f"match {hands[0]['match']}: accuracy per player" in text.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text(sample.read_text().replace('"ruleset":"tractor"', '"ruleset":"nonesuch"'))

@@ -173,9 +173,15 @@ def _print_accuracy(title: str, table: dict[str, Any]) -> None:
     for who in sorted(table):
         t = table[who]
         low, high = t.interval
+        counts = ", ".join(_counted(t.marks[mark], mark, plural)
+                           for mark, plural in (("inaccuracy", "inaccuracies"),
+                                                ("mistake", "mistakes"), ("blunder", "blunders")))
         click.echo(f"  {visible(who)}: {t.accuracy:.1f}% ({low:.1f}-{high:.1f}) over "
-                   f"{t.decisions} decisions; {t.marks['inaccuracy']} inaccuracies, "
-                   f"{t.marks['mistake']} mistakes, {t.marks['blunder']} blunders")
+                   f"{_counted(t.decisions, 'decision', 'decisions')}; {counts}")
+
+
+def _counted(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:

@@ -85,6 +85,16 @@ static void hold_take(Hold *h, const Unit *u) {  /* entries stay, at 0 copies (a
     for (int j = 0; j < u->l; j++) h->cnt[u->cards[j]] = (unsigned char)(h->cnt[u->cards[j]] - u->w);
 }
 
+/* The highest power among the cards of a holding with at least w copies (-1: none). */
+static int top_power(const Hold *a, const int *power, int w) {
+    int top = -1;
+    for (int i = 0; i < a->n; i++) {
+        int c = a->card[i];
+        if (a->cnt[c] >= w && power[c] > top) top = power[c];
+    }
+    return top;
+}
+
 /* Chains of (w, l) in a holding, as units.find_chains lists them: lows ascending (or
  * descending), and at each low every choice of cards among those sharing a power, the last
  * rank varying fastest (itertools.product). */
@@ -226,14 +236,7 @@ static int decompose(const Order *o, const int *cards, int n, Unit *out) {
 
 /* units.beats_unit, as a yes or no */
 static int beats_any(const Hold *a, const Order *o, const Unit *u) {
-    if (u->l == 1) {
-        int top = -1;
-        for (int i = 0; i < a->n; i++) {
-            int c = a->card[i];
-            if (a->cnt[c] >= u->w && o->power[c] > top) top = o->power[c];
-        }
-        return top > u->low;
-    }
+    if (u->l == 1) return top_power(a, o->power, u->w) > u->low;
     ChainIter it;
     Unit v;
     ci_init(&it, a, o, u->w, u->l, 1);
@@ -259,14 +262,7 @@ static int cover_exists(const Hold *a, const Order *o, const Kind *k, int nk) {
 static int best_value(const Hold *a, const Order *o, const Kind *kinds, int nk) {
     int singles = 1;
     for (int i = 0; i < nk; i++) if (kinds[i].w != 1) { singles = 0; break; }
-    if (singles) {
-        int top = -1;
-        for (int i = 0; i < a->n; i++) {
-            int c = a->card[i];
-            if (a->cnt[c] > 0 && o->power[c] > top) top = o->power[c];
-        }
-        return top;
-    }
+    if (singles) return top_power(a, o->power, 1);
     Kind st[MAXK];
     int ns = 0;
     for (int i = 0; i < nk; i++) if (!(kinds[i].w == 1 && kinds[i].l == 1)) st[ns++] = kinds[i];
@@ -1089,12 +1085,7 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
         int tops[MAXP];
         for (int q = 0; q < no; q++) {
             holding(g, opp[q], klass, &theirs[q]);
-            int top = -1;
-            for (int i = 0; i < theirs[q].n; i++) {
-                int c = theirs[q].card[i];
-                if (theirs[q].cnt[c] && o->power[c] > top) top = o->power[c];
-            }
-            tops[q] = top;
+            tops[q] = top_power(&theirs[q], o->power, 1);
         }
         int *sure = malloc(sizeof(int) * (units.n + 1));
         if (!sure) { ok = 0; break; }

@@ -115,8 +115,8 @@ def native_result(state: HandReplay
     ``(seat, cards)``, chosen by the C rollout player, with the defenders' points from the
     tricks at the end, the last trick's winner, its winning cards and whether it was led as a
     special pattern; ``None`` when the C player is not built or does not serve this position
-    (hidden cards, a throw being judged, a follower holding a special pattern, patterns other
-    than 打万分's)."""
+    (hidden cards, a throw being judged, patterns other than 打万分's, a chain longer than its
+    answer tables, or what its fixed-size tables cannot hold)."""
     core: Any = greedy_core()
     order = state.order
     rules = state.rules
@@ -157,11 +157,15 @@ def native_result(state: HandReplay
     side = [1 if state.team_side(s) else 0 for s in range(state.players)]
     leader = state.leader
     level = 0 if order.level is None else int(order.level)
-    found: tuple[list[tuple[int, list[int]]], int, int, list[int], bool] | None = core.play_out(
-        order.uid, order.power, order.klass, order.members, straight, level, rules.memo_key,
-        width, 1 if rules.trump_throws else 0, 1 if straight is not None else 0, table,
-        state.points_table, state.held, side, 0 if leader is None else leader, plays,
-        lead_class, lead_size, kinds, special, state.defender_points)
+    try:
+        found: tuple[list[tuple[int, list[int]]], int, int, list[int], bool] | None = \
+            core.play_out(order.uid, order.power, order.klass, order.members, straight, level,
+                          rules.memo_key, width, 1 if rules.trump_throws else 0,
+                          1 if straight is not None else 0, table, state.points_table,
+                          state.held, side, 0 if leader is None else leader, plays,
+                          lead_class, lead_size, kinds, special, state.defender_points)
+    except ValueError:  # past its fixed sizes (a power over 63, a play of over 128 cards)
+        return None
     return found
 
 

@@ -36,8 +36,9 @@ from gamelog.model import (
 from replay.phases import auction, deal, kitty, outcome, throws, tricks
 from replay.results import HandReport, MatchContext
 from replay.rulesets.base import Ruleset
-from replay.state import RANK_OF, HandState
-from replay.trick import Trick, TrickPlay, play_strength
+from replay.state import INDEX, RANK_OF, HandState
+from replay.trick import Trick, TrickPlay, made_trick, play_strength
+from replay.units import Unit
 from replay.violations import StrictStop
 
 LEVEL_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
@@ -74,6 +75,48 @@ class HandReplay(HandState):
         if handler is None or not self._seats_exist(ev):
             return
         handler(self, ev)
+
+    def can_run_tricks(self) -> bool:
+        """Whether the C core (:meth:`run_tricks`) may judge the next tricks: between tricks,
+        every card known, no failed throw pending, no voids shown, and a ruleset without
+        special patterns or other leaders (打万分's: those stay with Python)."""
+        if self.judge is None or self.trick is not None or self.order is None or \
+                self.stopped or self.finished or self.pending_forced is not None or \
+                self.leader is None or self.class_left is None:
+            return False
+        rules = self.rules
+        if rules.pattern_kinds or rules.has_other_leaders:
+            return False
+        for n in self.hidden:
+            if n:
+                return False
+        return all(not v for v in self.void)
+
+    def run_tricks(self, events: list[Event], start: int) -> int:
+        """Judge the recorded tricks from ``events[start]`` in the C core for as long as it
+        finds nothing wrong (``replay/_greedy.c``'s ``run_tricks``: every check the tricks
+        phase makes, on count vectors); the state is then where :meth:`apply` of those events
+        would have left it (the hand settled if they end it). Returns how many events were
+        taken (0: none; the Python replay judges the next trick, and words what it finds)."""
+        leader = self.leader
+        assert leader is not None and self.class_left is not None
+        side = [1 if self.team_side(s) else 0 for s in range(self.players)]
+        used, tricks, points, winner, finished = self.judge.run_tricks(
+            self.held, self.class_left, self.left, self.points_table, side, leader,
+            self.tricks_before + len(self.tricks) + 1, events, start, _PLAY, _TRICK_END, INDEX,
+            TrickPlay, Unit, made_trick)
+        if not used:
+            return 0
+        self.tricks.extend(tricks)
+        self.defender_points += points
+        self.leader = winner
+        self.other_leaders = []
+        if finished:  # settled at its last play, as tricks.play's caller does
+            last: Trick = tricks[-1]
+            self.seq = last.plays[-1].seq
+            outcome.finish(self, last)
+        self.seq = events[start + used - 1].seq
+        return int(used)
 
     def _seats_exist(self, ev: Event) -> bool:
         """Every seat an event names is at the table; otherwise it is reported and skipped."""
@@ -217,9 +260,27 @@ def replay_hand(hand: Hand, ruleset: Ruleset, *, strict: bool = False,
                 context: MatchContext | None = None) -> HandReport:
     """Replay one hand to the end and report everything found."""
     state = HandReplay(ruleset, hand, strict=strict, context=context)
+    events = hand.events
+    fast = isinstance(events, list)
+    i = 0
+    n = len(events)
     try:
-        for ev in hand.events:
+        while i < n:
+            ev = events[i]
+            if fast and type(ev) is _PLAY and state.trick is None:
+                if state.order is None and not state.stopped and not state.finished and \
+                        0 <= ev.seat < state.players:  # type: ignore[attr-defined]
+                    state.seq = ev.seq  # the first play: what apply() does before it
+                    if not state.start_play():
+                        i += 1  # trump unknown: apply() would stop there too
+                        continue
+                if state.can_run_tricks():
+                    used = state.run_tricks(events, i)  # type: ignore[arg-type]
+                    if used:
+                        i += used
+                        continue
             state.apply(ev)
+            i += 1
     except StrictStop:
         pass
     return state.report()

@@ -28,7 +28,7 @@ from replay._native import greedy_core
 from replay.engine import HandReplay, Trick, play_strength
 from replay.legal import FollowSpec, failing_units, follow_spec, units_in
 from replay.order import TRUMP, CardOrder
-from replay.phases.follow import answers_to
+from replay.phases.follow import core_rules
 from replay.phases.outcome import settle
 from replay.search import apply_play, final_points, to_play
 from replay.trick import strength_bound
@@ -85,14 +85,6 @@ def greedy_play_out(state: HandReplay, native: bool = True) -> int:
     return final_points(state)
 
 
-_TABLES: Final[dict[int, dict[tuple[int, int], Any]]] = {}
-"""The answers owed to every unit kind, by ruleset (its memo key): what the C player reads."""
-
-_LONGEST: Final = 13
-"""The longest chain the C player is given answers for: the longest unit a holding leads
-(:func:`replay.legal.units_in`); a longer one, thrown, leaves the hand to the Python player."""
-
-
 def greedy_value(state: HandReplay) -> int:
     """What :func:`greedy_play_out` returns, the defenders' final points, leaving ``state``
     where it was when the C rollout player plays the hand (its plays are not applied here:
@@ -146,22 +138,14 @@ def native_result(state: HandReplay
         lead_class = trick.lead_class
         lead_size = trick.lead_size
         kinds = trick.lead_kinds
-    width = state.max_width
-    table = _TABLES.get(rules.memo_key)
-    if table is None:
-        table = {}
-        for w in range(1, width + 1):
-            for length in range(1, _LONGEST + 1 if w > 1 else 2):
-                table[(w, length)] = answers_to(rules, (w, length))
-        _TABLES[rules.memo_key] = table
+    memo_key, width, trump_throws, patterns, table = core_rules(rules, state.max_width)
     side = [1 if state.team_side(s) else 0 for s in range(state.players)]
     leader = state.leader
     level = 0 if order.level is None else int(order.level)
     try:
         found: tuple[list[tuple[int, list[int]]], int, int, list[int], bool] | None = \
             core.play_out(order.uid, order.power, order.klass, order.members, straight, level,
-                          rules.memo_key, width, 1 if rules.trump_throws else 0,
-                          1 if straight is not None else 0, table, state.points_table,
+                          memo_key, width, trump_throws, patterns, table, state.points_table,
                           state.held, side, 0 if leader is None else leader, plays,
                           lead_class, lead_size, kinds, special, state.defender_points)
     except ValueError:  # past its fixed sizes (a power over 63, a play of over 128 cards)

@@ -98,6 +98,9 @@ class HandState:
         self.holding_cache: list[dict[int, int] | None] | None = None
         """class_holding's answers by seat × 5 + class while a playout runs (``None``: off);
         :meth:`remove` drops the seat's. The answers are shared: read them, never change them."""
+        self.judge: Any = None
+        """The C core's checks for this hand's order (:func:`replay.phases.follow.core_judge`;
+        ``None``: the Python checks alone)."""
         self.leader: int | None = None
         self.trick: Trick | None = None
         self.tricks: list[Trick] = []
@@ -239,6 +242,7 @@ def copy_state(o: HandState) -> HandState:
     new.order = o.order
     new.class_left = None if o.class_left is None else [list(c) for c in o.class_left]
     new.holding_cache = None  # the copy's holdings change apart: its own cache, if any
+    new.judge = o.judge
     new.leader = o.leader
     new.trick = o.trick
     new.tricks = list(o.tricks)

@@ -71,6 +71,26 @@ class Trick:
                 f"points={self.points}, plays={self.plays!r})")
 
 
+def made_trick(number: int, leader: int, plays: list[TrickPlay], units: list[Unit],
+               kinds: list[tuple[int, int]], lead_class: int, lead_size: int,
+               singles_only: bool, throw: bool, winner: int, points: int,
+               trumped: bool) -> Trick:
+    """A complete trick as the C core judged it (``replay/_greedy.c``'s ``run_tricks``), with
+    what :mod:`replay.phases.tricks` would have set on it."""
+    trick = Trick(number, leader)
+    trick.plays = plays
+    trick.lead_units = units
+    trick.lead_kinds = kinds
+    trick.lead_class = lead_class
+    trick.lead_size = lead_size
+    trick.singles_only = singles_only
+    trick.throw = throw
+    trick.winner = winner
+    trick.points = points
+    trick.trumped = trumped
+    return trick
+
+
 def _state_of(obj: object) -> dict[str, Any]:
     """An object's attributes, compiled (mypyc lists them per class) or not."""
     names: list[str] = []

@@ -8,9 +8,10 @@ Asks of the ruleset (its "tricks" section): ``answers``, ``follow_rule_id``,
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-from replay.order import TRUMP
+from replay._native import greedy_core
+from replay.order import TRUMP, CardOrder
 from replay.rulesets.base import Ruleset
 from replay.state import HandState, held_list
 from replay.units import Unit, counts_of, cover_all, shape_codes, shape_size, unit_name
@@ -32,6 +33,55 @@ def answers_to(rules: Ruleset, kind: tuple[int, int]) -> list[tuple[tuple[int, i
     if found is None:
         found = _ANSWERS_TO[key] = rules.answers(kind)
     return found
+
+
+LONGEST: Final = 13
+"""The longest chain the C core is given answers for: the longest unit a holding leads
+(:func:`replay.legal.units_in`); a longer one leaves the question to Python."""
+
+_TABLES: Final[dict[int, dict[tuple[int, int], Any]]] = {}
+"""The answers owed to every unit kind, by ruleset (its memo key): what the C core reads."""
+
+_JUDGES: Final[dict[tuple[int, int], Any]] = {}
+"""The C core's checks by card order (its uid) and ruleset (its memo key)."""
+
+
+def core_rules(rules: Ruleset, width: int) -> tuple[int, int, int, int, dict[tuple[int, int], Any]]:
+    """The ruleset as the C core (``replay/_greedy.c``) is given it, the same for every caller
+    (it keeps the first it is given): memo key, widest unit, trump throws, special patterns
+    (打万分's), and the answers owed to each unit kind."""
+    table = _TABLES.get(rules.memo_key)
+    if table is None:
+        table = {}
+        for w in range(1, width + 1):
+            for length in range(1, LONGEST + 1 if w > 1 else 2):
+                table[(w, length)] = answers_to(rules, (w, length))
+        _TABLES[rules.memo_key] = table
+    return (rules.memo_key, width, 1 if rules.trump_throws else 0,
+            1 if rules.pattern_kinds else 0, table)
+
+
+def core_judge(rules: Ruleset, order: CardOrder, width: int) -> Any:
+    """The C core's checks of recorded plays for this order and ruleset (``replay/_greedy.c``'s
+    ``Judge``: a follow's structure, a play's strength, a throw's units), or ``None`` where the
+    core is not built or cannot take them (the Python checks then do all the work)."""
+    key = (order.uid, rules.memo_key)
+    if key in _JUDGES:
+        return _JUDGES[key]
+    core: Any = greedy_core()
+    judge: Any = None
+    if core is not None:
+        level = 0 if order.level is None else int(order.level)
+        memo_key, widest, trump_throws, patterns, table = core_rules(rules, width)
+        try:
+            judge = core.judge(order.uid, order.power, order.klass, order.members, None, level,
+                               memo_key, widest, trump_throws, patterns, table)
+        except ValueError:  # past its fixed sizes (a power over 63, units over four wide)
+            judge = None
+    if len(_JUDGES) > 1000:
+        _JUDGES.clear()
+    _JUDGES[key] = judge
+    return judge
 
 
 def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int] | None,
@@ -74,6 +124,10 @@ def follow(s: HandState, seat: int, cards: list[int], suit_known: dict[int, int]
         # a pair (triple, quad) answered in kind: the best answer there is (such a lead is
         # that many cards, so the follow's suit cards are all one card)
         return
+    judge = s.judge
+    if judge is not None and judge.follow_ok(s.held[seat], k, in_suit, trick.lead_kinds,
+                                             budget):
+        return  # the C core found the best answers shown (else the search below words why)
     played = counts_of(in_suit)
     holding = _holding_before(s, seat, k, played)
     most = 0

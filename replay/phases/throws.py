@@ -123,6 +123,11 @@ def thrown_lead(s: HandState, trick: Trick, seat: int, cards: list[int]) -> None
         s.violation("throw.trump-not-allowed",
                     f"seat {seat} throws trumps {show(cards)}; only off-suit cards "
                     "may be thrown in this ruleset.", seat=seat, cards=cards)
+    judge = s.judge
+    if judge is not None and judge.throw_beaten(
+            s.held, seat, trick.lead_class,
+            [(u.width, u.length, u.low) for u in trick.lead_units]) == 0:
+        return  # the C core found no unit another seat's known cards beat
     failing, _ = failing_units(s, seat, trick.lead_class, trick.lead_units)
     if failing:
         low = min(failing, key=lambda f: (f[0].low, f[0].size))

@@ -12,7 +12,7 @@ from typing import Final
 
 from gamelog.cards import Card, Rank, Suit
 from replay.order import TRUMP, CardOrder
-from replay.phases.follow import follow, follow_special
+from replay.phases.follow import core_judge, follow, follow_special
 from replay.phases.throws import forced_lead, thrown_lead
 from replay.state import INDEX, RANK_OF, HandState
 from replay.trick import Trick, TrickPlay, play_strength, strength_bound
@@ -33,6 +33,7 @@ def begin(s: HandState) -> None:
             _ORDERS.clear()
         order = _ORDERS[key] = s.rules.order(s.trump, level)
     s.order = order
+    s.judge = core_judge(s.rules, order, s.max_width)
     klass = s.order.klass
     class_left = []
     for held in s.held:
@@ -221,6 +222,7 @@ def _finish_trick(s: HandState, trick: Trick) -> Trick:
     total = 0
     klass = order.klass
     special = trick.special
+    judge = s.judge
     first = True
     for p in trick.plays:
         cards = p.cards
@@ -239,6 +241,13 @@ def _finish_trick(s: HandState, trick: Trick) -> Trick:
             key = rules.pattern_strength(special, cards, order)
         elif best >= 0 and strength_bound(order, lead_class, cards) <= best:
             continue  # cannot win: not valued
+        elif judge is not None and len(cards) > 1:
+            code: int = judge.strength(lead_class, kinds, cards)  # the C core's play_strength
+            if code != -2:  # -2: past its sizes
+                if code > best:
+                    best, winner = code, p.seat
+                continue
+            key = play_strength(order, lead_class, kinds, cards)
         else:
             key = play_strength(order, lead_class, kinds, cards)
         if key is not None:

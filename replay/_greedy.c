@@ -1577,6 +1577,7 @@ typedef struct {
     Py_ssize_t trick, winner, points;  /* TrickEnd */
     PyObject *trick_play, *unit, *make_trick;  /* the Python classes and factory to build */
     PyObject *index;                 /* card token -> index */
+    int stop_card;                   /* a trick won by copies of it is left to Python (-1) */
 } Kinds;
 
 static Py_ssize_t slot_of(PyObject *type, PyObject *name) {
@@ -1693,6 +1694,7 @@ static int one_trick(const JudgeObject *self, const Kinds *kd, Game *g, PyObject
     Py_ssize_t nev = PyList_GET_SIZE(events);
     int P = g->P;
     if (i + P > nev) return 0;
+    if (self->r->patterns && !o->has_straight) return 0;  /* patterns it does not know */
     int seats[MAXP], ns[MAXP], cards[MAXP][MAXHAND];
     Unit units[MAXHAND];
     int nu = 0, lead_class = 0, lead_size = 0, singles = 1, thrown = 0;
@@ -1714,7 +1716,8 @@ static int one_trick(const JudgeObject *self, const Kinds *kd, Game *g, PyObject
             g->held[seat][c]--;
             g->class_left[seat][o->klass[c]]--;
         }
-        if (np == 0) {  /* tricks._lead, no special patterns here */
+        if (np == 0) {  /* tricks._lead; a special pattern led is left to Python */
+            if (n >= 4 && self->r->patterns && special_lead(o, cs, n)) return 0;
             lead_class = o->klass[cs[0]];
             lead_size = n;
             for (int q = 1; q < n; q++) if (o->klass[cs[q]] != lead_class) return 0;
@@ -1782,6 +1785,15 @@ static int one_trick(const JudgeObject *self, const Kinds *kd, Game *g, PyObject
         int key = play_strength(o, lead_class, kinds, nu, cs, n);
         if (key >= 0 && key > best) { best = key; winner = seats[p]; }
     }
+    if (kd->stop_card >= 0) {  /* won by that card alone: other leaders may follow */
+        for (int p = 0; p < P; p++) {
+            if (seats[p] != winner) continue;
+            int only = 1;
+            for (int q = 0; q < ns[p]; q++) if (cards[p][q] != kd->stop_card) { only = 0; break; }
+            if (only) return 0;
+            break;
+        }
+    }
     int left = 0;
     for (int st = 0; st < P && !left; st++)
         for (int k = 0; k < 5; k++) if (g->class_left[st][k]) { left = 1; break; }
@@ -1802,11 +1814,12 @@ static int one_trick(const JudgeObject *self, const Kinds *kd, Game *g, PyObject
 
 PyDoc_STRVAR(run_tricks_doc,
 "run_tricks(held, class_left, left, points, side, leader, number, events, start, play_type,\n"
-"           end_type, index, trick_play, unit, make_trick)\n"
+"           end_type, index, trick_play, unit, make_trick, stop_card)\n"
 "    -> (used, tricks, points, leader, finished)\n"
 "The recorded tricks from events[start], each judged as the Python replay judges it, for as\n"
-"long as every play of a trick is one it finds nothing wrong with (no hidden cards, special\n"
-"patterns or other leaders: the caller sees to that). Returns how many events it took (each\n"
+"long as every play of a trick is one it finds nothing wrong with (no hidden cards: the\n"
+"caller sees to that; a special pattern led, or a trick won by stop_card alone, where other\n"
+"seats may lead the next, is left to Python). Returns how many events it took (each\n"
 "trick's plays and its TrickEnd), the tricks (made by make_trick from TrickPlay and Unit\n"
 "objects), the defenders' points from them, the next leader and whether the last of them\n"
 "ended the hand; held, class_left and left (lists, per seat) are updated in place.");
@@ -1816,10 +1829,10 @@ static PyObject *judge_run_tricks(JudgeObject *self, PyObject *args) {
     int leader, number;
     Py_ssize_t start;
     Kinds kd;
-    if (!PyArg_ParseTuple(args, "OOOOOiiO!nOOO!OOO", &held, &class_left, &left, &points, &side,
+    if (!PyArg_ParseTuple(args, "OOOOOiiO!nOOO!OOOi", &held, &class_left, &left, &points, &side,
                           &leader, &number, &PyList_Type, &events, &start, &kd.play_type,
                           &kd.end_type, &PyDict_Type, &kd.index, &kd.trick_play, &kd.unit,
-                          &kd.make_trick))
+                          &kd.make_trick, &kd.stop_card))
         return NULL;
     if (!PyList_Check(held) || !PyList_Check(class_left) || !PyList_Check(left)) {
         PyErr_SetString(PyExc_TypeError, "held, class_left and left are lists");

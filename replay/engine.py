@@ -79,13 +79,14 @@ class HandReplay(HandState):
     def can_run_tricks(self) -> bool:
         """Whether the C core (:meth:`run_tricks`) may judge the next tricks: between tricks,
         every card known, no failed throw pending, no voids shown, and a ruleset without
-        special patterns or other leaders (打万分's: those stay with Python)."""
+        other leaders it cannot tell (a trick 打万分's 救星 wins, or led as a special pattern, is
+        left to Python by the core itself)."""
         if self.judge is None or self.trick is not None or self.order is None or \
                 self.stopped or self.finished or self.pending_forced is not None or \
                 self.leader is None or self.class_left is None:
             return False
         rules = self.rules
-        if rules.pattern_kinds or rules.has_other_leaders:
+        if rules.has_other_leaders and rules.other_leaders_card < 0:
             return False
         for n in self.hidden:
             if n:
@@ -104,7 +105,8 @@ class HandReplay(HandState):
         used, tricks, points, winner, finished = self.judge.run_tricks(
             self.held, self.class_left, self.left, self.points_table, side, leader,
             self.tricks_before + len(self.tricks) + 1, events, start, _PLAY, _TRICK_END, INDEX,
-            TrickPlay, Unit, made_trick)
+            TrickPlay, Unit, made_trick,
+            self.rules.other_leaders_card if self.rules.has_other_leaders else -1)
         if not used:
             return 0
         self.tricks.extend(tricks)

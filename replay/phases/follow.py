@@ -74,7 +74,8 @@ def core_judge(rules: Ruleset, order: CardOrder, width: int) -> Any:
         level = 0 if order.level is None else int(order.level)
         memo_key, widest, trump_throws, patterns, table = core_rules(rules, width)
         try:
-            judge = core.judge(order.uid, order.power, order.klass, order.members, None, level,
+            straight = rules.pattern_cards(order) if rules.pattern_kinds else None
+            judge = core.judge(order.uid, order.power, order.klass, order.members, straight, level,
                                memo_key, widest, trump_throws, patterns, table)
         except ValueError:  # past its fixed sizes (a power over 63, units over four wide)
             judge = None

@@ -256,6 +256,11 @@ class Ruleset(abc.ABC):
     """Whether :meth:`other_leaders` is overridden (set for each subclass): the replayer
     skips the call per trick where it is not."""
 
+    other_leaders_card: ClassVar[int] = -1
+    """Where :meth:`other_leaders` is overridden: the card (index) without whose win it always
+    answers ``[]`` (打万分's 救星), so that the C core may judge every other trick; -1: not
+    known (the tricks of such a ruleset then stay with Python)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.has_other_leaders = cls.other_leaders is not Ruleset.other_leaders

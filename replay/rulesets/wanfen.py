@@ -110,6 +110,7 @@ class Wanfen(Ruleset):
     zero_sum_settlement: ClassVar[bool] = False
     match_target: ClassVar[int | None] = 10_000  # 「先记满10000分为胜利」
     pattern_kinds: ClassVar[tuple[str, ...]] = (STRAIGHT, FORTUNE, SEASONS, JOKERS)
+    other_leaders_card: ClassVar[int] = SAVIOUR  # a trick not won by 救星 alone: no other leader
     levels_past_ace: ClassVar[bool] = True
 
     # -- deal and declarations --------------------------------------------------------------

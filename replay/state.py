@@ -121,7 +121,9 @@ class HandState:
         self._side_of: int | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle and copy work compiled too
-        return (_rebuild, (type(self), (self.rules, self.hand), _state_of(self)))
+        state = _state_of(self)
+        state["judge"] = None  # the C core's checks are made again where it is built
+        return (_rebuild_state, (type(self), (self.rules, self.hand), state))
 
     def violation(self, rule: str, message: str, **kw) -> None:  # type: ignore[no-untyped-def]
         """Record a broken rule at the current event and trick (unless ``kw`` says where)."""
@@ -195,6 +197,17 @@ class HandState:
             left: int = self.left[seat]
             self.left[seat] = left - taken
         return missing
+
+
+def _rebuild_state(cls: Any, args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """Unpickle (or deep-copy) a hand's state, with the C core's checks for its card order
+    (a C object that neither pickles nor needs to: it is made from the order and ruleset)."""
+    obj = _rebuild(cls, args, state)
+    if obj.order is not None:
+        from replay.phases.follow import core_judge
+
+        obj.judge = core_judge(obj.rules, obj.order, obj.max_width)
+    return obj
 
 
 def copy_state(o: HandState) -> HandState:

@@ -122,8 +122,8 @@ class HandState:
 
     def __reduce__(self) -> tuple[Any, ...]:  # explicit: pickle and copy work compiled too
         state = _state_of(self)
-        state["judge"] = None  # the C core's checks are made again where it is built
-        return (_rebuild_state, (type(self), (self.rules, self.hand), state))
+        state["judge"] = None  # a C object: a copy is judged by the Python checks alone
+        return (_rebuild, (type(self), (self.rules, self.hand), state))
 
     def violation(self, rule: str, message: str, **kw) -> None:  # type: ignore[no-untyped-def]
         """Record a broken rule at the current event and trick (unless ``kw`` says where)."""
@@ -197,17 +197,6 @@ class HandState:
             left: int = self.left[seat]
             self.left[seat] = left - taken
         return missing
-
-
-def _rebuild_state(cls: Any, args: tuple[Any, ...], state: dict[str, Any]) -> Any:
-    """Unpickle (or deep-copy) a hand's state, with the C core's checks for its card order
-    (a C object that neither pickles nor needs to: it is made from the order and ruleset)."""
-    obj = _rebuild(cls, args, state)
-    if obj.order is not None:
-        from replay.phases.follow import core_judge
-
-        obj.judge = core_judge(obj.rules, obj.order, obj.max_width)
-    return obj
 
 
 def copy_state(o: HandState) -> HandState:

@@ -245,16 +245,21 @@ static int beats_any(const Hold *a, const Order *o, const Unit *u) {
     return 0;
 }
 
-/* units.cover, as a yes or no */
-static int cover_exists(const Hold *a, const Order *o, const Kind *k, int nk) {
+/* units.cover as a yes or no: whether units of kinds k[0..nk) can all be taken from a, the
+ * first unit tried in ascending order (or descending: desc); the first unit of the first
+ * covering found goes to *first when it is not NULL */
+static int first_cover(const Hold *a, const Order *o, const Kind *k, int nk, int desc, Unit *first) {
     if (nk == 0) return 1;
     ChainIter it;
     Unit u;
-    ci_init(&it, a, o, k[0].w, k[0].l, 0);
+    ci_init(&it, a, o, k[0].w, k[0].l, desc);
     while (ci_next(&it, &u)) {
         Hold after = *a;
         hold_take(&after, &u);
-        if (cover_exists(&after, o, k + 1, nk - 1)) return 1;
+        if (first_cover(&after, o, k + 1, nk - 1, 0, NULL)) {
+            if (first) *first = u;
+            return 1;
+        }
     }
     return 0;
 }
@@ -267,15 +272,8 @@ static int best_value(const Hold *a, const Order *o, const Kind *kinds, int nk) 
     Kind st[MAXK];
     int ns = 0;
     for (int i = 0; i < nk; i++) if (!(kinds[i].w == 1 && kinds[i].l == 1)) st[ns++] = kinds[i];
-    ChainIter it;
     Unit u;
-    ci_init(&it, a, o, st[0].w, st[0].l, 1);
-    while (ci_next(&it, &u)) {
-        Hold after = *a;
-        hold_take(&after, &u);
-        if (cover_exists(&after, o, st + 1, ns - 1)) return u.low + u.l - 1;
-    }
-    return -1;
+    return first_cover(a, o, st, ns, 1, &u) ? u.low + u.l - 1 : -1;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1010,20 +1008,25 @@ choose:;
 }
 
 /* legal.failing_units, as a yes or no: whether another seat's cards beat a unit of a throw */
+/* throws.failing_units as a yes or no: whether another seat's cards of class k beat one of
+ * the units us[0..nu) */
+static int units_beaten(const Game *g, int seat, int k, const Unit *us, int nu) {
+    for (int other = 0; other < g->P; other++) {
+        if (other == seat) continue;
+        Hold h;
+        holding(g, other, k, &h);
+        if (!h.n) continue;
+        for (int q = 0; q < nu; q++) if (beats_any(&h, g->o, &us[q])) return 1;
+    }
+    return 0;
+}
+
 static int throw_fails(const Game *g, int seat, const int *cards, int n) {
     if (n < 2) return 0;
     Unit parts[MAXHAND];
     int np = decompose(g->o, cards, n, parts);
     if (np < 2 || (n >= 4 && g->r->patterns && special_lead(g->o, cards, n))) return 0;
-    int k = g->o->klass[cards[0]];
-    for (int q = 0; q < np; q++)
-        for (int o = 0; o < g->P; o++) {
-            if (o == seat) continue;
-            Hold h;
-            holding(g, o, k, &h);
-            if (beats_any(&h, g->o, &parts[q])) return 1;
-        }
-    return 0;
+    return units_beaten(g, seat, g->o->klass[cards[0]], parts, np);
 }
 
 typedef struct { int n, cap; Unit *u; } UnitVec;
@@ -1442,6 +1445,25 @@ static int cards_of(PyObject *cards, int *out, int *n) {
     return 1;
 }
 
+/* follow.follow's structure check on count vectors: 1 when the follow's cards of the led
+ * class (played) show the best answers to the lead's kinds that the holding before the play
+ * (before) allowed within budget cards; 0 when not, -1 past the fixed sizes */
+static int shows_best(const JudgeObject *self, const Hold *before, const Hold *played,
+                      const Kind *kinds, int nk, int budget) {
+    Spec s;
+    s.suit = *before;
+    hold_clear(&s.others);
+    s.nu = nk;
+    for (int i = 0; i < nk; i++) {
+        s.u[i] = kinds[i];
+        s.ans[i] = &self->r->ans[kinds[i].w][kinds[i].l];
+        if (s.ans[i]->n == 0) return -1;
+    }
+    s.n = s.m = budget;
+    find_required(&s, self->o);
+    return search_from(&s, self->o, played, 0, budget);
+}
+
 PyDoc_STRVAR(follow_ok_doc,
 "follow_ok(held, klass, in_suit, kinds, budget) -> bool\n"
 "True when the cards of the led suit class a follow played (in_suit; held: the seat's\n"
@@ -1454,34 +1476,27 @@ static PyObject *judge_follow_ok(JudgeObject *self, PyObject *args) {
     int k, budget;
     if (!PyArg_ParseTuple(args, "OiOOi", &held, &k, &in_suit, &kinds, &budget)) return NULL;
     const Order *o = self->o;
-    int h[NC], cards[MAXHAND], n, got;
-    Spec s;
+    int h[NC], cards[MAXHAND], n, nk, got;
+    Kind kd[MAXK];
     if (k < 0 || k > TRUMP) Py_RETURN_FALSE;
     if (!counts_of54(held, h)) return NULL;
     if ((got = cards_of(in_suit, cards, &n)) <= 0) { if (got < 0) return NULL; Py_RETURN_FALSE; }
-    if ((got = kinds_of(kinds, s.u, &s.nu)) <= 0) { if (got < 0) return NULL; Py_RETURN_FALSE; }
-    Hold played;
-    hold_clear(&s.suit);
-    hold_clear(&s.others);
+    if ((got = kinds_of(kinds, kd, &nk)) <= 0) { if (got < 0) return NULL; Py_RETURN_FALSE; }
+    Hold before, played;
+    hold_clear(&before);
     hold_clear(&played);
     for (int i = 0; i < o->nmem[k]; i++) {
         int c = o->mem[k][i];
         if (h[c] < 0 || h[c] > MAXW) Py_RETURN_FALSE;
-        if (h[c]) hold_add(&s.suit, c, h[c]);
+        if (h[c]) hold_add(&before, c, h[c]);
     }
     for (int i = 0; i < n; i++) {
         int c = cards[i];
-        if (o->klass[c] != k || s.suit.cnt[c] >= MAXW) Py_RETURN_FALSE;
-        hold_add(&s.suit, c, 1);
+        if (o->klass[c] != k || before.cnt[c] >= MAXW) Py_RETURN_FALSE;
+        hold_add(&before, c, 1);
         hold_add(&played, c, 1);
     }
-    for (int i = 0; i < s.nu; i++) {
-        s.ans[i] = &self->r->ans[s.u[i].w][s.u[i].l];
-        if (s.ans[i]->n == 0) Py_RETURN_FALSE;
-    }
-    s.n = s.m = budget;
-    find_required(&s, o);
-    if (search_from(&s, o, &played, 0, budget)) Py_RETURN_TRUE;
+    if (shows_best(self, &before, &played, kd, nk, budget) == 1) Py_RETURN_TRUE;
     Py_RETURN_FALSE;
 }
 
@@ -1530,40 +1545,21 @@ static PyObject *judge_throw_beaten(JudgeObject *self, PyObject *args) {
         }
     }
     Py_DECREF(fast);
-    for (Py_ssize_t other = 0; other < P; other++) {
-        if (other == seat) continue;
-        int h[NC];
-        if (!counts_of54(PyList_GET_ITEM(held, other), h)) return NULL;
-        Hold a;
-        hold_clear(&a);
-        for (int i = 0; i < o->nmem[k]; i++) {
-            int c = o->mem[k][i];
-            if (h[c] < 0 || h[c] > MAXW) return PyLong_FromLong(-1);
-            if (h[c]) hold_add(&a, c, h[c]);
+    if (P < 2 || P > MAXP || seat < 0 || seat >= P) return PyLong_FromLong(-1);
+    Game *g = malloc(sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    g->o = o; g->r = self->r; g->P = (int)P;
+    memset(g->class_left, 0, sizeof g->class_left);
+    for (int st = 0; st < g->P; st++) {
+        if (!counts_of54(PyList_GET_ITEM(held, st), g->held[st])) { free(g); return NULL; }
+        for (int c = 0; c < NC; c++) {
+            if (g->held[st][c] < 0 || g->held[st][c] > MAXW) { free(g); return PyLong_FromLong(-1); }
+            g->class_left[st][o->klass[c]] += g->held[st][c];
         }
-        if (!a.n) continue;
-        for (Py_ssize_t i = 0; i < nu; i++) if (beats_any(&a, o, &us[i])) return PyLong_FromLong(1);
     }
-    return PyLong_FromLong(0);
-}
-
-/* follow.follow's structure check on count vectors: 1 when the follow's cards of the led
- * class (played) show the best answers to the lead's kinds that the holding before the play
- * (before) allowed within budget cards; 0 when not, -1 past the fixed sizes */
-static int shows_best(const JudgeObject *self, const Hold *before, const Hold *played,
-                      const Kind *kinds, int nk, int budget) {
-    Spec s;
-    s.suit = *before;
-    hold_clear(&s.others);
-    s.nu = nk;
-    for (int i = 0; i < nk; i++) {
-        s.u[i] = kinds[i];
-        s.ans[i] = &self->r->ans[kinds[i].w][kinds[i].l];
-        if (s.ans[i]->n == 0) return -1;
-    }
-    s.n = s.m = budget;
-    find_required(&s, self->o);
-    return search_from(&s, self->o, played, 0, budget);
+    int beaten = units_beaten(g, seat, k, us, (int)nu);
+    free(g);
+    return PyLong_FromLong(beaten);
 }
 
 static PyObject *s_seat, *s_cards, *s_seq, *s_trick, *s_winner, *s_points;
@@ -1736,13 +1732,7 @@ static int one_trick(const JudgeObject *self, const Kinds *kd, Game *g, PyObject
             if (nu > 1) {  /* throws.thrown_lead */
                 thrown = 1;
                 if (lead_class == TRUMP && !self->r->trump_throws) return 0;
-                for (int other = 0; other < P; other++) {
-                    if (other == seat) continue;
-                    Hold h;
-                    holding(g, other, lead_class, &h);
-                    if (!h.n) continue;
-                    for (int q = 0; q < nu; q++) if (beats_any(&h, o, &units[q])) return 0;
-                }
+                if (units_beaten(g, seat, lead_class, units, nu)) return 0;
             }
             continue;
         }

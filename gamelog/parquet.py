@@ -10,18 +10,14 @@ package. The schema is derived from the event types, so the two cannot drift apa
 Row groups end on hand boundaries, so no hand is split between groups or files, and writing
 holds one row group in memory at a time.
 
-Why one module of about 760 lines: the writer, the fast columnar reader (the section "the fast
-path") and the per-row fallback share the schema and the column-to-field mapping built here
-once, and each reader falls back to the other mid-batch; cut apart they would import each other
-(a circle tests/test_architecture.py refuses) unless the schema moved to a third module. That
-split (``parquet_schema`` / write / read) is the seam to cut next; it was left out of issue 26,
-which split the replayer, the command line and the review.
+The schema lives in :mod:`gamelog.parquet_schema` and the reader's fast path (the vectorised
+checks of a batch and the builders of its events) in :mod:`gamelog.parquet_fast`; this module
+writes, reads, and keeps the per-row path that names a bad row and field.
 """
 
 from __future__ import annotations
 
 import bisect
-import functools
 import itertools
 import operator
 import os
@@ -39,8 +35,20 @@ import pyarrow.parquet as pq
 from gamelog.errors import GamelogIOError, MalformedRecordError, RecordError
 from gamelog.gcpause import gc_paused
 from gamelog.jsonl import flatten
-from gamelog.model import EVENT_TYPES, FORMAT_VERSION, Event, Hand, Match
+from gamelog.model import Event, Hand, Match
 from gamelog.outputs import atomic_output, owned_directory
+from gamelog.parquet_fast import (
+    _FAST_TYPES,
+    _FIELD_COLUMNS,
+    _KINDS,
+    _REQUIRED_BY,
+    _TAG_LIST,
+    _clean_codes,
+    _common_columns,
+    _in_row_order,
+    _int_view,
+)
+from gamelog.parquet_schema import FIELDS_OF, JSON_COLUMNS, MAP_COLUMNS, SCHEMA
 from gamelog.reader import (
     SUPPORTED_MAJOR,
     SUPPORTED_MINOR,
@@ -49,69 +57,6 @@ from gamelog.reader import (
     Item,
     RecordWarning,
 )
-
-_JSON_COLUMNS: set[str] = set()
-_MAP_COLUMNS: set[str] = set()
-
-
-def _arrow_type(t: msgspec.inspect.Type, name: str) -> pa.DataType:
-    mi = msgspec.inspect
-    if isinstance(t, mi.UnionType):
-        rest = [x for x in t.types if not isinstance(x, mi.NoneType)]
-        if len(rest) == 1:
-            return _arrow_type(rest[0], name)
-        raise TypeError(f"field {name!r}: unions other than X | None need a JSON column")
-    if isinstance(t, mi.IntType):
-        return pa.int32()
-    if isinstance(t, mi.BoolType):
-        return pa.bool_()
-    if isinstance(t, mi.FloatType):
-        return pa.float64()
-    if isinstance(t, (mi.StrType, mi.LiteralType)):
-        return pa.string()
-    if isinstance(t, mi.ListType):
-        return pa.list_(_arrow_type(t.item_type, name))
-    if isinstance(t, mi.StructType):
-        return pa.struct([pa.field(f.encode_name, _arrow_type(f.type, f.name),
-                                   nullable=not f.required) for f in t.fields])
-    if isinstance(t, mi.DictType):
-        if isinstance(t.value_type, mi.StrType):
-            _MAP_COLUMNS.add(name)
-            return pa.map_(pa.string(), pa.string())
-        _JSON_COLUMNS.add(name)
-        return pa.string()
-    raise TypeError(f"field {name!r}: no Arrow type for {t!r}")
-
-
-def _build_schema() -> tuple[pa.Schema, dict[str, tuple[str, ...]]]:
-    columns: dict[str, pa.DataType] = {"type": pa.string()}
-    fields_of: dict[str, tuple[str, ...]] = {}
-    for kind in EVENT_TYPES:
-        info = msgspec.inspect.type_info(kind)
-        names = []
-        for f in info.fields:  # type: ignore[attr-defined]
-            arrow = _arrow_type(f.type, f.encode_name)
-            known = columns.get(f.encode_name)
-            if known is not None and known != arrow:
-                raise TypeError(f"field {f.encode_name!r} has two types: {known} and {arrow}")
-            columns[f.encode_name] = arrow
-            names.append(f.encode_name)
-        fields_of[kind.__struct_config__.tag] = tuple(names)  # type: ignore[index]
-    order = ["match", "hand", "seq", "type"]
-    order += [c for c in columns if c not in order]
-    required = {"match", "hand", "seq", "type"}
-    schema = pa.schema(
-        [pa.field(c, columns[c], nullable=c not in required) for c in order],
-        metadata={b"gamelog.version": FORMAT_VERSION.encode(),
-                  b"gamelog.json_columns": ",".join(sorted(_JSON_COLUMNS)).encode()},
-    )
-    return schema, fields_of
-
-
-SCHEMA, FIELDS_OF = _build_schema()
-"""The Arrow schema of a game record, and the columns each event type uses."""
-JSON_COLUMNS = frozenset(_JSON_COLUMNS)
-MAP_COLUMNS = frozenset(_MAP_COLUMNS)
 
 _ROWS_PER_GROUP = 100_000
 
@@ -388,7 +333,7 @@ def _convert(batch: pa.RecordBatch, row0: int, decoder: EventDecoder) -> list[It
 
 
 class _BatchEvents:
-    """The events of a clean batch (see the fast path below), built a piece at a time.
+    """The events of a clean batch (see :mod:`gamelog.parquet_fast`), built a piece at a time.
 
     The rows of the common simple event types (each at least 1/16 of the batch: plays and
     trick results, usually) are built in one pass in row order, a piece at a time, from the
@@ -465,14 +410,6 @@ class _BatchEvents:
             start = end
             k += 1
         return out
-
-
-def _int_view(column: pa.Array) -> memoryview:
-    """The values of an int32 column without a copy (whatever lies under its nulls)."""
-    data = column.buffers()[1]
-    if data is None:  # an empty column
-        return memoryview(b"").cast("i")
-    return memoryview(data)[column.offset * 4:(column.offset + len(column)) * 4].cast("i")
 
 
 def _convert_type(sub: pa.RecordBatch, tag: str, decoder: EventDecoder) -> list[Any]:
@@ -552,211 +489,6 @@ def _rows(data: dict[str, list[Any]], n: int, row0: int, decoder: EventDecoder) 
             yield row0 + i, MalformedRecordError("JSON text nested too deeply", field=f"$.{name}")
         except RecordError as err:
             yield row0 + i, err
-
-
-# --- the fast path -----------------------------------------------------------------------------
-#
-# Most rows are plays and trick results. For a batch that passes the vectorised checks below,
-# rows of the event types whose fields are all scalars or card lists are built directly with
-# the Struct constructor, skipping a dict and ``msgspec.convert`` per row. The checks reject
-# exactly what ``convert`` would reject for those types (wrong schema, a missing required
-# field, a value outside a Literal such as an unknown card, a null inside a list, a column set
-# that the event type does not have); any doubt sends the whole batch down the per-row path,
-# which then names the row and field. tests/test_parquet_fast_path.py holds the two paths to
-# the same results.
-
-
-def _simple_field(t: msgspec.inspect.Type) -> bool:
-    mi = msgspec.inspect
-    if isinstance(t, mi.UnionType):
-        return all(_simple_field(x) for x in t.types)
-    if isinstance(t, mi.ListType):
-        return _simple_field(t.item_type)
-    return isinstance(t, (mi.NoneType, mi.IntType, mi.StrType, mi.LiteralType, mi.BoolType))
-
-
-_Checks = dict[str, list[tuple[str, Any, bool]]]
-
-
-def _constructor(kind: type[Event], values: list[str], env: dict[str, Any], at: str) -> str:
-    """Source of a call building ``kind`` from the variables ``values`` (one per field, in
-    field order; ``None`` means the field's default); default values go into ``env``."""
-    args = []
-    fields = msgspec.inspect.type_info(kind).fields  # type: ignore[attr-defined]
-    for f, v in zip(fields, values, strict=True):
-        if f.required or f.default is None:
-            args.append(f"{f.name}={v}")
-        else:
-            env[f"d{at}_{f.name}"] = f.default
-            args.append(f"{f.name}=(d{at}_{f.name} if {v} is None else {v})")
-    env[f"K{at}"] = kind
-    return f"K{at}({', '.join(args)})"
-
-
-def _fast_plan() -> tuple[dict[str, list[str]], _Checks]:
-    """The simple event types' columns (in field order) and the checks of their values."""
-    columns: dict[str, list[str]] = {}
-    checks: dict[str, list[tuple[str, Any, bool]]] = {}
-    for kind in EVENT_TYPES:
-        fields = msgspec.inspect.type_info(kind).fields  # type: ignore[attr-defined]
-        if all(_simple_field(f.type) for f in fields):
-            tag = kind.__struct_config__.tag
-            columns[tag] = [f.encode_name for f in fields]
-            checks[tag] = [(f.encode_name, f.type, f.required) for f in fields]
-    return columns, checks
-
-
-_FIELD_COLUMNS, _CHECKS = _fast_plan()
-_KINDS = {kind.__struct_config__.tag: kind for kind in EVENT_TYPES}
-_FAST_TYPES = frozenset(_FIELD_COLUMNS)
-_TAG_LIST = sorted(FIELDS_OF)
-_ALL_TAGS = pa.array(_TAG_LIST, pa.string())
-_CODES_WITH: dict[str, set[int]] = {
-    c: {k for k, t in enumerate(_TAG_LIST) if c in FIELDS_OF[t]} for c in SCHEMA.names
-}
-
-
-def _common_columns(common: tuple[int, ...]) -> list[str]:
-    """The columns the event types ``common`` (codes) use, in schema order."""
-    used = {name for code in common for name in _FIELD_COLUMNS[_TAG_LIST[code]]}
-    return [name for name in SCHEMA.names if name in used]
-
-
-@functools.cache
-def _in_row_order(common: tuple[int, ...]) -> Any:
-    """A function of the type codes and the :func:`_common_columns` of a batch (as lists)
-    that builds the events of the types ``common`` in row order, ``None`` for other rows."""
-    names = _common_columns(common)
-    var = {name: f"c{k}" for k, name in enumerate(names)}
-    env: dict[str, Any] = {}
-    build = "None"
-    for code in reversed(common):
-        tag = _TAG_LIST[code]
-        call = _constructor(_KINDS[tag], [var[name] for name in _FIELD_COLUMNS[tag]], env,
-                            str(code))
-        build = f"{call} if code == {code} else {build}"
-    targets = ", ".join(["code", *var.values()])
-    source = (f"def build(codes, {', '.join(var.values())}):\n"
-              f"    return [{build} for {targets} in zip(codes, {', '.join(var.values())})]\n")
-    exec(source, env)  # generated from the event types
-    return env["build"]
-
-
-def _values_ok(arr: pa.Array, t: msgspec.inspect.Type) -> bool:
-    """Whether the non-null values of ``arr`` all fit the msgspec type ``t``."""
-    mi = msgspec.inspect
-    if isinstance(t, mi.UnionType):
-        rest = [x for x in t.types if not isinstance(x, mi.NoneType)]
-        return len(rest) == 1 and _values_ok(arr, rest[0])
-    if isinstance(t, mi.ListType):
-        inner = arr.flatten()
-        return inner.null_count == 0 and _values_ok(inner, t.item_type)
-    if isinstance(t, mi.LiteralType):
-        if len(arr) == 0:
-            return True
-        allowed = pa.array([v for v in t.values if isinstance(v, str)], pa.string())
-        return bool(pc.all(pc.is_in(arr.drop_null(), value_set=allowed)).as_py() is not False)
-    return True
-
-
-def _allowed_leaves(t: msgspec.inspect.Type) -> frozenset[Any] | None:
-    """The values a Literal leaf allows, ``None`` when the leaf type is not a Literal (no value
-    check), or an empty set when the check cannot be settled from distinct values alone."""
-    mi = msgspec.inspect
-    while True:
-        if isinstance(t, mi.UnionType):
-            rest = [x for x in t.types if not isinstance(x, mi.NoneType)]
-            if len(rest) != 1:
-                return frozenset()
-            t = rest[0]
-        elif isinstance(t, mi.ListType):
-            t = t.item_type
-        elif isinstance(t, mi.LiteralType):
-            return frozenset(t.values)
-        else:
-            return None
-
-
-_BASE = ("match", "hand", "seq", "type")
-_REQUIRED_BY: dict[str, set[int]] = {  # column -> codes of fast types that require it
-    c: {k for k, t in enumerate(_TAG_LIST) if t in _FAST_TYPES
-        and any(name == c and req for name, _, req in _CHECKS[t])} for c in SCHEMA.names
-}
-_TYPE_AT: dict[str, dict[int, tuple[Any, frozenset[Any]]]] = {
-    # column -> fast type code -> (its msgspec type, the values its Literal leaves allow), for
-    # the fields whose values need checking (Literals: card tokens, suits, levels)
-    c: {k: (ftype, allowed) for k, t in enumerate(_TAG_LIST) if t in _FAST_TYPES
-        for name, ftype, _ in _CHECKS[t]
-        if name == c and (allowed := _allowed_leaves(ftype)) is not None}
-    for c in SCHEMA.names
-}
-
-
-def _leaves(arr: pa.Array) -> pa.Array | None:
-    """The innermost values of a (nested) list column, or ``None`` if a list holds a null."""
-    while pa.types.is_list(arr.type):
-        arr = arr.flatten()  # null lists add nothing
-        if arr.null_count:
-            return None
-    return arr
-
-
-def _clean_codes(batch: pa.RecordBatch) -> pa.Array | None:
-    """The rows' event type codes (indices into ``_TAG_LIST``) if the batch passes the
-    vectorised checks of the fast path (see above), else ``None``. Each column is looked at
-    once for all event types (with bitmaps of the rows whose type has, or requires, it), and
-    its values filtered by type only when its distinct values do not settle the question."""
-    schema = batch.schema
-    for name in schema.names:
-        if schema.field(name).type != SCHEMA.field(name).type:
-            return None
-    for base in _BASE:
-        if batch.column(base).null_count:
-            return None
-    codes = pc.index_in(batch.column("type"), value_set=_ALL_TAGS)
-    if codes.null_count:
-        return None  # an unknown event type
-    present = frozenset(pc.unique(codes).to_pylist())
-    names = set(schema.names)
-    for code in present:
-        tag = _TAG_LIST[code]
-        if tag in _FAST_TYPES and any(req and name not in names for name, _, req in _CHECKS[tag]):
-            return None  # a required column is missing altogether
-    masks: dict[frozenset[int], pa.Array] = {}
-
-    def rows_of(types: frozenset[int]) -> pa.Array:
-        """Whether each row's event type is one of ``types`` (a bitmap: cheap to combine)."""
-        if types not in masks:
-            if len(types) == 1:
-                masks[types] = pc.equal(codes, pa.scalar(next(iter(types)), codes.type))
-            else:
-                masks[types] = functools.reduce(pc.or_, (rows_of(frozenset([k])) for k in types))
-        return masks[types]
-
-    n = batch.num_rows
-    for name in schema.names:
-        if name in _BASE:
-            continue
-        col = batch.column(name)
-        nulls = col.null_count
-        others = present - _CODES_WITH[name]
-        if nulls < n and others and \
-                pc.any(pc.and_(pc.is_valid(col), rows_of(others))).as_py():
-            return None  # a column set that its event type does not have
-        required = present & _REQUIRED_BY[name]
-        if required and nulls and pc.any(pc.and_(pc.is_null(col), rows_of(required))).as_py():
-            return None  # a required field left null
-        checked = {code: value for code, value in _TYPE_AT[name].items() if code in present}
-        if not checked or nulls == n:
-            continue  # nothing but the nulls and column types checked above
-        leaves = _leaves(col)
-        distinct = None if leaves is None else set(pc.unique(leaves).to_pylist())
-        for code, (ftype, allowed) in checked.items():
-            if distinct is not None and allowed and distinct - {None} <= allowed:
-                continue
-            if not _values_ok(col.filter(pc.equal(codes, code)), ftype):
-                return None
-    return codes
 
 
 __all__ = ["SCHEMA", "iter_items", "write", "write_dataset"]

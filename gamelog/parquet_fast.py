@@ -161,9 +161,9 @@ def _leaves(arr: pa.Array) -> pa.Array | None:
 
 def _clean_codes(batch: pa.RecordBatch) -> pa.Array | None:
     """The rows' event type codes (indices into ``_TAG_LIST``) if the batch passes the
-    vectorised checks of the fast path (the module docstring), else ``None``. Each column is looked at
-    once for all event types (with bitmaps of the rows whose type has, or requires, it), and
-    its values filtered by type only when its distinct values do not settle the question."""
+    vectorised checks of the fast path (the module docstring), else ``None``. Each column is
+    looked at once for all event types (with bitmaps of the rows whose type has, or requires,
+    it), and its values filtered by type only when its distinct values do not settle it."""
     schema = batch.schema
     for name in schema.names:
         if schema.field(name).type != SCHEMA.field(name).type:

@@ -239,21 +239,17 @@ def _finish_trick(s: HandState, trick: Trick) -> Trick:
             p.role = "discard"
         if special:
             key = rules.pattern_strength(special, cards, order)
+            code = -1 if key is None else key[0] * 65536 + key[1]
         elif best >= 0 and strength_bound(order, lead_class, cards) <= best:
             continue  # cannot win: not valued
-        elif judge is not None and len(cards) > 1:
-            code: int = judge.strength(lead_class, kinds, cards)  # the C core's play_strength
-            if code != -2:  # -2: past its sizes
-                if code > best:
-                    best, winner = code, p.seat
-                continue
-            key = play_strength(order, lead_class, kinds, cards)
-        else:
-            key = play_strength(order, lead_class, kinds, cards)
-        if key is not None:
-            code = key[0] * 65536 + key[1]
-            if code > best:
-                best, winner = code, p.seat
+        else:  # the C core's play_strength where it is built (-2: not asked, or past its sizes)
+            code = judge.strength(lead_class, kinds, cards) \
+                if judge is not None and len(cards) > 1 else -2
+            if code == -2:
+                key = play_strength(order, lead_class, kinds, cards)
+                code = -1 if key is None else key[0] * 65536 + key[1]
+        if code > best:  # -1 (cannot win) never is
+            best, winner = code, p.seat
     trick.trumped = best >= 65536
     trick.winner = winner
     trick.points = total

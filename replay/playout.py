@@ -138,7 +138,7 @@ def native_result(state: HandReplay
         lead_class = trick.lead_class
         lead_size = trick.lead_size
         kinds = trick.lead_kinds
-    memo_key, width, trump_throws, patterns, table = core_rules(rules, state.max_width)
+    memo_key, width, trump_throws, patterns, table = core_rules(rules)
     side = [1 if state.team_side(s) else 0 for s in range(state.players)]
     leader = state.leader
     level = 0 if order.level is None else int(order.level)

@@ -13,7 +13,7 @@ from typing import Any, Final
 from replay._native import greedy_core
 from replay.order import TRUMP, CardOrder
 from replay.rulesets.base import Ruleset
-from replay.state import HandState, held_list
+from replay.state import HandState, held_list, ruleset_tables
 from replay.units import Unit, counts_of, cover_all, shape_codes, shape_size, unit_name
 from replay.violations import show
 
@@ -46,10 +46,11 @@ _JUDGES: Final[dict[tuple[int, int], Any]] = {}
 """The C core's checks by card order (its uid) and ruleset (its memo key)."""
 
 
-def core_rules(rules: Ruleset, width: int) -> tuple[int, int, int, int, dict[tuple[int, int], Any]]:
+def core_rules(rules: Ruleset) -> tuple[int, int, int, int, dict[tuple[int, int], Any]]:
     """The ruleset as the C core (``replay/_greedy.c``) is given it, the same for every caller
     (it keeps the first it is given): memo key, widest unit, trump throws, special patterns
-    (打万分's), and the answers owed to each unit kind."""
+    (打万分's), and the answers owed to each unit kind. All of it follows from the memo key."""
+    width = ruleset_tables(rules)[1]
     table = _TABLES.get(rules.memo_key)
     if table is None:
         table = {}
@@ -61,7 +62,7 @@ def core_rules(rules: Ruleset, width: int) -> tuple[int, int, int, int, dict[tup
             1 if rules.pattern_kinds else 0, table)
 
 
-def core_judge(rules: Ruleset, order: CardOrder, width: int) -> Any:
+def core_judge(rules: Ruleset, order: CardOrder) -> Any:
     """The C core's checks of recorded plays for this order and ruleset (``replay/_greedy.c``'s
     ``Judge``: a follow's structure, a play's strength, a throw's units), or ``None`` where the
     core is not built or cannot take them (the Python checks then do all the work)."""
@@ -72,7 +73,7 @@ def core_judge(rules: Ruleset, order: CardOrder, width: int) -> Any:
     judge: Any = None
     if core is not None:
         level = 0 if order.level is None else int(order.level)
-        memo_key, widest, trump_throws, patterns, table = core_rules(rules, width)
+        memo_key, widest, trump_throws, patterns, table = core_rules(rules)
         try:
             straight = rules.pattern_cards(order) if rules.pattern_kinds else None
             judge = core.judge(order.uid, order.power, order.klass, order.members, straight, level,

@@ -33,7 +33,7 @@ def begin(s: HandState) -> None:
             _ORDERS.clear()
         order = _ORDERS[key] = s.rules.order(s.trump, level)
     s.order = order
-    s.judge = core_judge(s.rules, order, s.max_width)
+    s.judge = core_judge(s.rules, order)
     klass = s.order.klass
     class_left = []
     for held in s.held:

@@ -26,6 +26,7 @@ COMPILED = ["replay/order.py", "replay/units.py", "replay/trick.py", "replay/sta
             "replay/playout.py", "replay/search.py", "replay/deals.py"]
 STAMP = "replay/_native_build.json"
 GREEDY = "replay/_greedy.c"
+GREEDY_SOURCES = [GREEDY, "replay/_search.h"]  # _greedy.c includes the search
 
 
 def compiled_extensions() -> list:
@@ -57,8 +58,8 @@ def greedy_extension() -> list:
     (``replay._native.greedy_core``)."""
     if os.environ.get("SHENGJI_PURE", "") not in ("", "0"):
         return []
-    digest = hashlib.sha256((ROOT / GREEDY).read_bytes()).hexdigest()
-    return [Extension("replay._greedy", [GREEDY], optional=True,
+    digest = hashlib.sha256(b"".join((ROOT / p).read_bytes() for p in GREEDY_SOURCES)).hexdigest()
+    return [Extension("replay._greedy", [GREEDY], optional=True, depends=GREEDY_SOURCES[1:],
                       define_macros=[("GREEDY_SOURCE_HASH", f'"{digest}"')],
                       # the lead's scores are compared as Python compares its floats
                       extra_compile_args=["-O2", "-ffp-contract=off"])]

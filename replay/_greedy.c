@@ -1965,72 +1965,93 @@ PyDoc_STRVAR(play_out_doc,
 "special is the trick in progress's pattern, 1-4 in WanfenRules.pattern_kinds' order);\n"
 "None where this position is one it does not play (Python then does).");
 
-static PyObject *play_out(PyObject *self, PyObject *args) {
+/* play_out's and solve's position (their arguments, parsed by POSITION_FORMAT) into g: 1, 0
+ * with an exception set, -1 where it is a position the core does not take */
+#define POSITION_FORMAT "LOOOOiLiiiO!OOOiOiiOii"
+typedef struct {
     long long uid, rkey;
     PyObject *power, *klass, *members, *straight, *answers, *points, *held, *side, *plays;
     PyObject *lead_kinds;
     int level, max_width, trump_throws, patterns, leader, lead_class, lead_size, special, face;
-    if (!PyArg_ParseTuple(args, "LOOOOiLiiiO!OOOiOiiOii", &uid, &power, &klass, &members,
-                          &straight, &level, &rkey, &max_width, &trump_throws, &patterns,
-                          &PyDict_Type, &answers, &points, &held, &side, &leader, &plays,
-                          &lead_class, &lead_size, &lead_kinds, &special, &face))
-        return NULL;
-    Game *g = calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
-    PyObject *result = NULL;
-    g->o = order_for(uid, power, klass, members, straight, level);
-    if (!g->o) goto done;
-    if (max_width > MAXW) { result = Py_None; Py_INCREF(result); goto done; }
-    g->r = rules_for(rkey, max_width, trump_throws, patterns, answers);
-    if (!g->r) goto done;
+} Position;
+
+#define POSITION_ARGS(a) &(a).uid, &(a).power, &(a).klass, &(a).members, &(a).straight, \
+    &(a).level, &(a).rkey, &(a).max_width, &(a).trump_throws, &(a).patterns, &PyDict_Type, \
+    &(a).answers, &(a).points, &(a).held, &(a).side, &(a).leader, &(a).plays, \
+    &(a).lead_class, &(a).lead_size, &(a).lead_kinds, &(a).special, &(a).face
+
+static int load_position(Game *g, const Position *a) {
+    g->o = order_for(a->uid, a->power, a->klass, a->members, a->straight, a->level);
+    if (!g->o) return 0;
+    if (a->max_width > MAXW) return -1;
+    g->r = rules_for(a->rkey, a->max_width, a->trump_throws, a->patterns, a->answers);
+    if (!g->r) return 0;
     int n;
-    if (!ints_of(points, g->pts, NC, &n)) goto done;
-    Py_ssize_t P = PySequence_Size(held);
-    if (P < 0) goto done;
-    if (P < 2 || P > MAXP) { result = Py_None; Py_INCREF(result); goto done; }
+    if (!ints_of(a->points, g->pts, NC, &n)) return 0;
+    Py_ssize_t P = PySequence_Size(a->held);
+    if (P < 0) return 0;
+    if (P < 2 || P > MAXP) return -1;
     g->P = (int)P;
     for (int s = 0; s < g->P; s++) {
-        PyObject *h = PySequence_GetItem(held, s);
-        if (!h) goto done;
+        PyObject *h = PySequence_GetItem(a->held, s);
+        if (!h) return 0;
         int ok = ints_of(h, g->held[s], NC, &n);
         Py_DECREF(h);
-        if (!ok) goto done;
+        if (!ok) return 0;
         for (int c = 0; c < NC; c++) {
-            if (g->held[s][c] < 0 || g->held[s][c] > MAXW) { result = Py_None; Py_INCREF(result); goto done; }
+            if (g->held[s][c] < 0 || g->held[s][c] > MAXW) return -1;
             g->class_left[s][g->o->klass[c]] += g->held[s][c];
         }
     }
-    if (!ints_of(side, g->side, MAXP, &n)) goto done;
-    g->leader = leader;
-    g->face = face;
+    if (!ints_of(a->side, g->side, MAXP, &n)) return 0;
+    g->leader = a->leader;
+    g->face = a->face;
     g->last_winner = -1;
-    Py_ssize_t np = PySequence_Size(plays);
-    if (np < 0) goto done;
+    Py_ssize_t np = PySequence_Size(a->plays);
+    if (np < 0) return 0;
     g->nplays = 0;
     if (np > 0) {
-        g->lead_class = lead_class;
-        g->lead_size = lead_size;
-        g->special = special;
-        PyObject *fast = PySequence_Fast(lead_kinds, "kinds");
-        if (!fast) goto done;
+        if (np >= g->P) return -1;
+        g->lead_class = a->lead_class;
+        g->lead_size = a->lead_size;
+        g->special = a->special;
+        PyObject *fast = PySequence_Fast(a->lead_kinds, "kinds");
+        if (!fast) return 0;
         Py_ssize_t nk = PySequence_Fast_GET_SIZE(fast);
-        if (nk > MAXK) { Py_DECREF(fast); result = Py_None; Py_INCREF(result); goto done; }
+        if (nk > MAXK) { Py_DECREF(fast); return -1; }
         g->nkinds = (int)nk;
         for (Py_ssize_t i = 0; i < nk; i++) {
             PyObject *kd = PySequence_Fast_GET_ITEM(fast, i);
-            if (!int_at(kd, 0, &g->kinds[i].w) || !int_at(kd, 1, &g->kinds[i].l)) { Py_DECREF(fast); goto done; }
+            if (!int_at(kd, 0, &g->kinds[i].w) || !int_at(kd, 1, &g->kinds[i].l)) {
+                Py_DECREF(fast);
+                return 0;
+            }
         }
         Py_DECREF(fast);
         for (Py_ssize_t i = 0; i < np; i++) {
-            PyObject *pl = PySequence_GetItem(plays, i);
-            if (!pl) goto done;
+            PyObject *pl = PySequence_GetItem(a->plays, i);
+            if (!pl) return 0;
             PyObject *cs = PySequence_GetItem(pl, 1);
             int ok = cs && int_at(pl, 0, &g->pseat[i]) && ints_of(cs, g->pcards[i], MAXHAND, &g->pn[i]);
             Py_XDECREF(cs);
             Py_DECREF(pl);
-            if (!ok) goto done;
+            if (!ok) return 0;
         }
         g->nplays = (int)np;
+    }
+    return 1;
+}
+
+static PyObject *play_out(PyObject *self, PyObject *args) {
+    Position a;
+    if (!PyArg_ParseTuple(args, POSITION_FORMAT, POSITION_ARGS(a))) return NULL;
+    Game *g = calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int loaded = load_position(g, &a);
+    if (loaded <= 0) {
+        if (loaded < 0) { result = Py_None; Py_INCREF(result); }
+        goto done;
     }
     PyObject *out = PyList_New(0);
     if (!out) goto done;
@@ -2070,8 +2091,11 @@ done:
     return result;
 }
 
+#include "_search.h"  /* the exact search (search.solve) */
+
 static PyMethodDef methods[] = {
     {"play_out", play_out, METH_VARARGS, play_out_doc},
+    {"solve", solve, METH_VARARGS, solve_doc},
     {"judge", make_judge, METH_VARARGS, judge_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -2082,7 +2106,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__greedy(void) {
-    if (PyType_Ready(&JudgeType) < 0) return NULL;
+    if (PyType_Ready(&JudgeType) < 0 || PyType_Ready(&TableType) < 0) return NULL;
     static const char *names[] = {"seat", "cards", "seq", "trick", "winner", "points",
                                   "lead", "follow", "trump", "discard"};
     PyObject **slots[] = {&s_seat, &s_cards, &s_seq, &s_trick, &s_winner, &s_points,
@@ -2091,6 +2115,10 @@ PyMODINIT_FUNC PyInit__greedy(void) {
         if (!*slots[i] && !(*slots[i] = PyUnicode_InternFromString(names[i]))) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(&TableType); Py_DECREF(m); return NULL;
+    }
 #ifdef GREEDY_SOURCE_HASH
     if (PyModule_AddStringConstant(m, "SOURCE_HASH", GREEDY_SOURCE_HASH) < 0) { Py_DECREF(m); return NULL; }
 #endif

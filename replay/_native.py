@@ -108,9 +108,10 @@ def greedy_core() -> object | None:
             from replay import _greedy  # type: ignore[attr-defined]
         except ImportError:
             _greedy = None
-        source = HERE / "_greedy.c"
-        if _greedy is not None and source.is_file() and \
-                getattr(_greedy, "SOURCE_HASH", None) != _sha256(source.read_bytes()).hexdigest():
+        sources = [HERE / "_greedy.c", HERE / "_search.h"]  # the first includes the second
+        if _greedy is not None and all(p.is_file() for p in sources) and \
+                getattr(_greedy, "SOURCE_HASH", None) != \
+                _sha256(b"".join(p.read_bytes() for p in sources)).hexdigest():
             warnings.warn("replay: the compiled rollout player is older than replay/_greedy.c; "
                           "running the Python one (reinstall to recompile)", RuntimeWarning,
                           stacklevel=2)

@@ -28,9 +28,8 @@ from replay._native import greedy_core
 from replay.engine import HandReplay, Trick, play_strength
 from replay.legal import FollowSpec, failing_units, follow_spec, units_in
 from replay.order import TRUMP, CardOrder
-from replay.phases.follow import core_rules
 from replay.phases.outcome import settle
-from replay.search import apply_play, final_points, to_play
+from replay.search import apply_play, core_position, final_points, to_play
 from replay.trick import strength_bound
 from replay.units import Unit, beats_unit, best_value, decompose
 
@@ -107,47 +106,16 @@ def native_result(state: HandReplay
     ``(seat, cards)``, chosen by the C rollout player, with the defenders' points from the
     tricks at the end, the last trick's winner, its winning cards and whether it was led as a
     special pattern; ``None`` when the C player is not built or does not serve this position
-    (hidden cards, a throw being judged, patterns other than 打万分's, a chain longer than its
-    answer tables, or what its fixed-size tables cannot hold)."""
+    (:func:`replay.search.core_position`, or what its fixed-size tables cannot hold)."""
     core: Any = greedy_core()
-    order = state.order
-    rules = state.rules
-    if core is None or order is None or state.finished or state.stopped or \
-            state.pending_forced is not None:
+    if core is None:
         return None
-    straight: Any = None
-    if rules.pattern_kinds:  # only 打万分's patterns are written in C
-        straight = rules.pattern_cards(order)
-        if straight is None:
-            return None
-    for n in state.hidden:
-        if n:
-            return None
-    trick = state.trick
-    plays: list[tuple[int, list[int]]] = []
-    lead_class = 0
-    lead_size = 0
-    special = 0
-    kinds: list[tuple[int, int]] = []
-    if trick is not None and trick.plays:
-        if trick.forced is not None or trick.failed_throw is not None:
-            return None
-        if trick.special:
-            special = rules.pattern_kinds.index(rules.pattern_kind(trick.special)) + 1
-        plays = [(p.seat, p.cards) for p in trick.plays]
-        lead_class = trick.lead_class
-        lead_size = trick.lead_size
-        kinds = trick.lead_kinds
-    memo_key, width, trump_throws, patterns, table = core_rules(rules)
-    side = [1 if state.team_side(s) else 0 for s in range(state.players)]
-    leader = state.leader
-    level = 0 if order.level is None else int(order.level)
+    position = core_position(state)
+    if position is None:
+        return None
     try:
         found: tuple[list[tuple[int, list[int]]], int, int, list[int], bool] | None = \
-            core.play_out(order.uid, order.power, order.klass, order.members, straight, level,
-                          memo_key, width, trump_throws, patterns, table, state.points_table,
-                          state.held, side, 0 if leader is None else leader, plays,
-                          lead_class, lead_size, kinds, special, state.defender_points)
+            core.play_out(*position)
     except ValueError:  # past its fixed sizes (a power over 63, a play of over 128 cards)
         return None
     return found

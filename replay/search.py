@@ -1,16 +1,24 @@
 """The game as a search sees it: a hand's state cloned and played on, every legal play in a
 world where every card is known, and the exact perfect-information search (alpha-beta with a
 transposition table) with :func:`brute_force` beside it for tests. Used by the review
-(:mod:`replay.review`); knows nothing of decisions or marks."""
+(:mod:`replay.review`); knows nothing of decisions or marks.
+
+:func:`solve` runs on the C core (``replay/_search.h``, part of ``replay/_greedy.c``) where that
+is built and takes the position, else here: the same choices at every node, so the same value
+(``tests/test_native_search.py``)."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from gamelog.cards import CARD_TOKENS, Card
 from gamelog.model import Play, ThrowFail, TrickEnd
+from replay._native import greedy_core
 from replay.engine import HandReplay, MatchContext
 from replay.legal import failing_units, follow_spec, forced_unit, legal_leads
+from replay.phases.follow import core_rules
+from replay.phases.outcome import settle
 from replay.state import copy_state
 from replay.trick import Trick, TrickPlay
 from replay.violations import ViolationLog
@@ -158,16 +166,102 @@ def choices(state: HandReplay, seat: int, *, limit: int = 400,
 
 # -- the exact search ------------------------------------------------------------------------------
 
+def core_position(state: HandReplay) -> tuple | None:
+    """The position as the C core takes it (the arguments of ``play_out`` and ``solve`` in
+    ``replay/_greedy.c``), or ``None`` where it does not: hidden cards, a throw being judged,
+    a finished or stopped hand, patterns other than 打万分's."""
+    order = state.order
+    rules = state.rules
+    if order is None or state.finished or state.stopped or state.pending_forced is not None:
+        return None
+    straight: Any = None
+    if rules.pattern_kinds:  # only 打万分's patterns are written in C
+        straight = rules.pattern_cards(order)
+        if straight is None:
+            return None
+    for n in state.hidden:
+        if n:
+            return None
+    trick = state.trick
+    plays: list[tuple[int, list[int]]] = []
+    lead_class = 0
+    lead_size = 0
+    special = 0
+    kinds: list[tuple[int, int]] = []
+    if trick is not None and trick.plays:
+        if trick.forced is not None or trick.failed_throw is not None:
+            return None
+        if trick.special:
+            special = rules.pattern_kinds.index(rules.pattern_kind(trick.special)) + 1
+        plays = [(p.seat, p.cards) for p in trick.plays]
+        lead_class = trick.lead_class
+        lead_size = trick.lead_size
+        kinds = trick.lead_kinds
+    memo_key, width, trump_throws, patterns, table = core_rules(rules)
+    side = [1 if state.team_side(s) else 0 for s in range(state.players)]
+    leader = state.leader
+    level = 0 if order.level is None else int(order.level)
+    return (order.uid, order.power, order.klass, order.members, straight, level, memo_key, width,
+            trump_throws, patterns, table, state.points_table, state.held, side,
+            0 if leader is None else leader, plays, lead_class, lead_size, kinds, special,
+            state.defender_points)
+
+
+_NATIVE_TABLE = "native"  # where a search's table keeps the C core's own
+
+
+def _native_solve(state: HandReplay, table: dict) -> int | None:
+    """:func:`solve` on the C core; ``None`` where it is not built or hands the position back.
+    Its table lives in ``table`` (one deal's searches share it, as they share the Python one)."""
+    core: Any = greedy_core()
+    if core is None or state.finished:
+        return None
+    position = core_position(state)
+    if position is None:
+        return None
+    native = table.get(_NATIVE_TABLE)
+    if native is None:
+        native = table[_NATIVE_TABLE] = core.Table()
+
+    def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
+        outcome, _ = settle(state, face, winner, winning, special)
+        if outcome is not None and outcome.defender_points is not None:
+            return outcome.defender_points
+        return face
+
+    try:
+        value: int | None = core.solve(*position, native, settled)
+    except ValueError:  # past its fixed sizes
+        return None
+    return value
+
+
+def table_size(table: dict) -> int:
+    """The positions a search's table holds (the C core's and the Python search's)."""
+    native = table.get(_NATIVE_TABLE)
+    return len(table) - (native is not None) + (0 if native is None else len(native))
+
+
 def _key(state: HandReplay) -> tuple:
     trick = state.trick
     plays = tuple((p.seat, tuple(sorted(p.cards))) for p in trick.plays) if trick else ()
     return (tuple(tuple(h) for h in state.held), plays, state.leader, state.defender_points)
 
 
-def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
-          beta: float = 1e9) -> int:
+def solve(state: HandReplay, table: dict | None = None) -> int:
     """The defenders' final points under perfect play by both sides from ``state`` (every card
-    known): alpha-beta, the defenders maximising; ``table`` caches exact values and bounds."""
+    known): alpha-beta, the defenders maximising; ``table`` caches exact values and bounds
+    (keep one for the searches of one deal). On the C core where it takes the position."""
+    table = {} if table is None else table
+    found = _native_solve(state, table)
+    if found is not None:
+        return found
+    return solve_python(state, table)
+
+
+def solve_python(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
+                 beta: float = 1e9) -> int:
+    """:func:`solve` in Python alone (the reference the C search is held to)."""
     if state.finished:
         return final_points(state)
     table = {} if table is None else table
@@ -188,7 +282,7 @@ def solve(state: HandReplay, table: dict | None = None, alpha: float = -1.0,
     for cards in merge_touching(state, seat, choices(state, seat)):
         child = clone(state)
         apply_play(child, seat, cards)
-        value = solve(child, table, a, b)
+        value = solve_python(child, table, a, b)
         if maximise:
             best = max(best, value)
             a = max(a, best)

@@ -1,0 +1,424 @@
+/* The exact search of replay/search.py (solve) on the C core: part of replay/_greedy.c, which
+ * includes it after the game (Game, apply) and the follows (follow_spec, follows).
+ *
+ * The defenders' final points under perfect play from a position where every card is known:
+ * alpha-beta, the defenders maximising and the declarer's side minimising, with make/unmake on
+ * the game's count vectors and a transposition table keyed on a 64-bit hash of the holdings,
+ * the trick so far, the leader and the points (Zobrist keys, added and taken away as cards
+ * move). The choices at each node are those of search.choices and search.merge_touching (every
+ * unit and every standing throw on a lead, every legal follow; identical cards one choice,
+ * touching equivalent singles one), so the value is the Python search's; where a position
+ * needs what only Python does (more than 400 follows, a special pattern led, sizes past the
+ * tables) the whole search is handed back and Python solves it. The end of the hand is
+ * settled by a Python function (the kitty and the ruleset's outcome), once per distinct end.
+ */
+
+#define INF_VALUE 1000000000
+
+typedef struct { uint64_t key; int low, high; } Slot;
+
+/* search's table: positions (and settled ends) with their bounds, kept across the searches of
+ * one deal (the alternatives of a decision meet the same positions) */
+typedef struct {
+    PyObject_HEAD
+    Slot *slots;
+    size_t cap, used;
+} TableObject;
+
+static uint64_t z_held[MAXP][NC], z_trick[MAXP][NC];
+static int z_ready = 0;
+
+static uint64_t splitmix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static void z_init(void) {
+    if (z_ready) return;
+    uint64_t seed = 0x5eed5eedULL;
+    for (int s = 0; s < MAXP; s++)
+        for (int c = 0; c < NC; c++) {
+            z_held[s][c] = splitmix(seed++);
+            z_trick[s][c] = splitmix(seed++);
+        }
+    z_ready = 1;
+}
+
+static Slot *table_find(TableObject *t, uint64_t key) {  /* NULL when absent */
+    if (!t->cap) return NULL;
+    size_t mask = t->cap - 1, i = (size_t)key & mask;
+    while (t->slots[i].key) {
+        if (t->slots[i].key == key) return &t->slots[i];
+        i = (i + 1) & mask;
+    }
+    return NULL;
+}
+
+static Slot *table_put(TableObject *t, uint64_t key) {  /* found or added as (-1, inf) */
+    if (2 * (t->used + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        Slot *slots = calloc(cap, sizeof(Slot));
+        if (!slots) return NULL;
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->slots[i].key) continue;
+            size_t j = (size_t)t->slots[i].key & (cap - 1);
+            while (slots[j].key) j = (j + 1) & (cap - 1);
+            slots[j] = t->slots[i];
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    size_t mask = t->cap - 1, i = (size_t)key & mask;
+    while (t->slots[i].key) {
+        if (t->slots[i].key == key) return &t->slots[i];
+        i = (i + 1) & mask;
+    }
+    t->slots[i].key = key;
+    t->slots[i].low = -1;
+    t->slots[i].high = INF_VALUE;
+    t->used++;
+    return &t->slots[i];
+}
+
+static void table_dealloc(TableObject *t) {
+    free(t->slots);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static Py_ssize_t table_len(TableObject *t) { return (Py_ssize_t)t->used; }
+
+static PySequenceMethods table_as_sequence = {.sq_length = (lenfunc)table_len};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "replay._greedy.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The exact search's transposition table for one deal (len: the entries).",
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)table_dealloc,
+    .tp_as_sequence = &table_as_sequence,
+};
+
+/* ------------------------------------------------------------------------------------------ */
+
+enum { SOLVED = 0, FAILED = 1, HANDED_BACK = 2 };
+
+typedef struct {
+    Game *g;
+    TableObject *t;
+    PyObject *settle;       /* (face, winner, winning cards, special) -> final points */
+    uint64_t held_key;      /* sum of z_held[seat][card] over every card held */
+    int status;
+} Solver;
+
+static uint64_t position_key(const Solver *S) {
+    const Game *g = S->g;
+    uint64_t trick = 0;
+    for (int q = 0; q < g->nplays; q++)
+        for (int i = 0; i < g->pn[q]; i++) trick += z_trick[q][g->pcards[q][i]];
+    uint64_t key = splitmix(S->held_key ^ splitmix(trick + ((uint64_t)g->leader << 48)
+                                                   + ((uint64_t)g->face << 8) + 1));
+    return key ? key : 1;
+}
+
+/* the defenders' final points of a finished hand: the Python settlement, kept by its end */
+static int settled(Solver *S) {
+    const Game *g = S->g;
+    uint64_t key = 0x1ea7ULL + ((uint64_t)g->face << 20) + ((uint64_t)g->last_winner << 4)
+                   + (uint64_t)(g->last_special != 0);
+    for (int i = 0; i < g->last_n; i++) key += z_trick[MAXP - 1][g->last_cards[i]];
+    key = splitmix(key ^ 0xe2dULL);
+    key = key ? key : 1;
+    Slot *hit = table_find(S->t, key);
+    if (hit) return hit->low;
+    PyObject *winning = PyList_New(g->last_n);
+    if (!winning) { S->status = FAILED; return 0; }
+    for (int i = 0; i < g->last_n; i++) PyList_SET_ITEM(winning, i, PyLong_FromLong(g->last_cards[i]));
+    PyObject *v = PyObject_CallFunction(S->settle, "iiNO", g->face, g->last_winner, winning,
+                                        g->last_special ? Py_True : Py_False);
+    if (!v) { S->status = FAILED; return 0; }
+    long value = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (value == -1 && PyErr_Occurred()) { S->status = FAILED; return 0; }
+    Slot *slot = table_put(S->t, key);
+    if (!slot) { PyErr_NoMemory(); S->status = FAILED; return 0; }
+    slot->low = slot->high = (int)value;
+    return (int)value;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* make and unmake                                                                               */
+
+/* what a play changes besides the holdings: the scalars, the slot of the trick it takes (a
+ * lead's trick reuses the slots of the trick before, which an unmake brings back), a lead's
+ * kinds and a last trick's winning cards */
+typedef struct {
+    int nplays, lead_class, lead_size, special, nkinds, face, leader, finished;
+    int last_winner, last_n, last_special;
+    int slot_seat, slot_n;
+    int slot_cards[MAXHAND];
+    Kind kinds[MAXK];
+    int last_cards[MAXHAND];
+} Undo;
+
+static int make(Solver *S, int seat, const int *cards, int n, Undo *u) {
+    Game *g = S->g;
+    int q = g->nplays;
+    u->nplays = q; u->lead_class = g->lead_class; u->lead_size = g->lead_size;
+    u->special = g->special; u->nkinds = g->nkinds; u->face = g->face; u->leader = g->leader;
+    u->finished = g->finished; u->last_winner = g->last_winner; u->last_n = g->last_n;
+    u->last_special = g->last_special;
+    u->slot_seat = g->pseat[q]; u->slot_n = g->pn[q];
+    if (u->slot_n > 0 && u->slot_n <= MAXHAND) memcpy(u->slot_cards, g->pcards[q], sizeof(int) * u->slot_n);
+    if (q == 0 && g->nkinds > 0 && g->nkinds <= MAXK) memcpy(u->kinds, g->kinds, sizeof(Kind) * g->nkinds);
+    if (q == g->P - 1 && g->last_n > 0) memcpy(u->last_cards, g->last_cards, sizeof(int) * g->last_n);
+    if (!apply(g, seat, cards, n)) return 0;
+    for (int i = 0; i < n; i++) S->held_key -= z_held[seat][cards[i]];
+    return 1;
+}
+
+static void unmake(Solver *S, int seat, const int *cards, int n, const Undo *u) {
+    Game *g = S->g;
+    for (int i = 0; i < n; i++) {
+        g->held[seat][cards[i]]++;
+        g->class_left[seat][g->o->klass[cards[i]]]++;
+        S->held_key += z_held[seat][cards[i]];
+    }
+    int q = u->nplays;
+    g->nplays = q; g->lead_class = u->lead_class; g->lead_size = u->lead_size;
+    g->special = u->special; g->nkinds = u->nkinds; g->face = u->face; g->leader = u->leader;
+    g->finished = u->finished; g->last_winner = u->last_winner; g->last_n = u->last_n;
+    g->last_special = u->last_special;
+    g->pseat[q] = u->slot_seat; g->pn[q] = u->slot_n;
+    if (u->slot_n > 0 && u->slot_n <= MAXHAND) memcpy(g->pcards[q], u->slot_cards, sizeof(int) * u->slot_n);
+    if (q == 0 && u->nkinds > 0 && u->nkinds <= MAXK) memcpy(g->kinds, u->kinds, sizeof(Kind) * u->nkinds);
+    if (q == g->P - 1 && u->last_n > 0) memcpy(g->last_cards, u->last_cards, sizeof(int) * u->last_n);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* choices (search.choices with legal.legal_leads; search.merge_touching)                       */
+
+/* legal_leads' standing leads of seat: every unit, then (per class) the throws of 2, 3, ...
+ * units that no other seat can beat, until past 400 leads; 0 to hand back, -1 on error */
+static int leads(const Game *g, int seat, Plays *out) {
+    const Order *o = g->o;
+    int listed = 0, total = 0;
+    for (int c = 0; c < NC; c++) total += g->held[seat][c];
+    for (int k = 0; k < 5; k++) {
+        Hold h;
+        holding(g, seat, k, &h);
+        if (!h.n) continue;
+        UnitVec uv = {0, 0, NULL};
+        if (!units_in(&h, o, g->r->max_width, &uv)) { free(uv.u); return -1; }
+        int buf[MAXHAND];
+        for (int q = 0; q < uv.n; q++) {
+            const Unit *u = &uv.u[q];
+            int nb = 0;
+            for (int r = 0; r < u->l; r++)
+                for (int t = 0; t < u->w; t++) buf[nb++] = u->cards[r];
+            if (!plays_push(out, buf, nb)) { free(uv.u); return -1; }
+            listed++;
+        }
+        if ((k == TRUMP && !g->r->trump_throws) || uv.n < 2) { free(uv.u); continue; }
+        if (uv.n > MAXK) { free(uv.u); return 0; }
+        Plays seen;
+        if (!plays_init(&seen, total)) { free(uv.u); return -1; }
+        int idx[MAXK];
+        for (int size = 2; size <= total && size <= uv.n; size++) {
+            for (int i = 0; i < size; i++) idx[i] = i;
+            for (;;) {
+                int nb = 0, fits = 1, cnt[NC];
+                memset(cnt, 0, sizeof cnt);
+                for (int i = 0; i < size && fits; i++) {
+                    const Unit *u = &uv.u[idx[i]];
+                    for (int r = 0; r < u->l && fits; r++) {
+                        int c = u->cards[r];
+                        cnt[c] += u->w;
+                        if (cnt[c] > h.cnt[c] || nb + u->w > MAXHAND) fits = 0;
+                        for (int t = 0; t < u->w && fits; t++) buf[nb++] = c;
+                    }
+                }
+                if (fits) {
+                    qsort(buf, nb, sizeof(int), cmp_int);
+                    int again = 0;
+                    for (int q = 0; q < seen.n && !again; q++)
+                        again = seen.len[q] == nb &&
+                                !memcmp(seen.cards + (size_t)q * seen.stride, buf, sizeof(int) * nb);
+                    if (!again) {
+                        if (!plays_push(&seen, buf, nb)) { plays_free(&seen); free(uv.u); return -1; }
+                        Unit parts[MAXHAND];
+                        int np = decompose(o, buf, nb, parts);
+                        if (np >= 2) {
+                            listed++;
+                            if (!units_beaten(g, seat, k, parts, np) && !plays_push(out, buf, nb)) {
+                                plays_free(&seen); free(uv.u); return -1;
+                            }
+                        }
+                    }
+                }
+                int i = size - 1;  /* the next combination (itertools.combinations' order) */
+                while (i >= 0 && idx[i] == uv.n - size + i) i--;
+                if (i < 0) break;
+                idx[i]++;
+                for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+            }
+            if (listed > 400) break;
+        }
+        plays_free(&seen);
+        free(uv.u);
+    }
+    return 1;
+}
+
+/* every legal follow of seat (FollowSpec.enumerate with limit 400); 0 to hand back */
+static int follows_all(const Game *g, int seat, Plays *out) {
+    if (g->special) return 0;
+    Spec *s = malloc(sizeof(Spec));
+    if (!s) return -1;
+    if (!follow_spec(g, seat, s)) { free(s); return 0; }
+    int card[NC], cnt[NC], ni = 0;
+    for (int c = 0; c < NC; c++) if (g->held[seat][c]) { card[ni] = c; cnt[ni] = g->held[seat][c]; ni++; }
+    if (multisets_count(card, cnt, ni, s->n) > 400) { free(s); return 0; }  /* Python samples */
+    int r = follows(s, g->o, 1 << 28, out);
+    free(s);
+    return r;
+}
+
+/* merge_touching: the single-card plays that play exactly like a lower one the seat holds
+ * (touching_lowest) marked in drop */
+static void touching(const Game *g, int seat, const Plays *plays, char *drop) {
+    const Order *o = g->o;
+    int singles = 0;
+    for (int q = 0; q < plays->n; q++) singles += plays->len[q] == 1;
+    if (g->r->patterns || singles < 2) return;
+    uint64_t live[5] = {0, 0, 0, 0, 0};  /* per class, the powers that could come between */
+    for (int other = 0; other < g->P; other++) {
+        if (other == seat) continue;
+        for (int c = 0; c < NC; c++) if (g->held[other][c]) live[o->klass[c]] |= (uint64_t)1 << o->power[c];
+    }
+    for (int q = 0; q < g->nplays; q++)
+        for (int i = 0; i < g->pn[q]; i++) {
+            int c = g->pcards[q][i];
+            live[o->klass[c]] |= (uint64_t)1 << o->power[c];
+        }
+    int codes[NC], nc = 0;
+    for (int q = 0; q < plays->n; q++) {
+        if (plays->len[q] != 1) continue;
+        int c = plays->cards[(size_t)q * plays->stride];
+        if (g->held[seat][c] == 1) codes[nc++] = (o->klass[c] * 256 + o->power[c]) * 64 + c;
+    }
+    qsort(codes, nc, sizeof(int), cmp_int);
+    char dropped[NC];
+    memset(dropped, 0, sizeof dropped);
+    int low = -1;
+    for (int i = 0; i < nc; i++) {
+        int c = codes[i] % 64;
+        if (c == low) continue;
+        if (low >= 0 && o->klass[c] == o->klass[low] && (c < 52 ? c / 13 : -1) == (low < 52 ? low / 13 : -1)
+            && g->pts[c] == g->pts[low]) {
+            int pl = o->power[low], pc = o->power[c];
+            uint64_t span = (~(uint64_t)0 >> (63 - pc)) & (~(uint64_t)0 << pl);
+            if (!(live[o->klass[c]] & span)) { dropped[c] = 1; continue; }
+        }
+        low = c;
+    }
+    for (int q = 0; q < plays->n; q++)
+        drop[q] = plays->len[q] == 1 && dropped[plays->cards[(size_t)q * plays->stride]];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static int solve_node(Solver *S, int alpha, int beta) {
+    Game *g = S->g;
+    if (g->finished) return settled(S);
+    uint64_t key = position_key(S);
+    Slot *hit = table_find(S->t, key);
+    if (hit) {
+        int low = hit->low, high = hit->high;
+        if (low == high || low >= beta) return low;
+        if (high <= alpha) return high;
+        if (low > alpha) alpha = low;
+        if (high < beta) beta = high;
+    }
+    int seat = g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
+    int total = 0;
+    for (int c = 0; c < NC; c++) total += g->held[seat][c];
+    if (!total) { S->status = HANDED_BACK; return 0; }  /* a broken world */
+    Plays found;
+    if (!plays_init(&found, g->nplays == 0 ? total : g->lead_size > total ? g->lead_size : total)) {
+        PyErr_NoMemory(); S->status = FAILED; return 0;
+    }
+    int r = g->nplays == 0 ? leads(g, seat, &found) : follows_all(g, seat, &found);
+    if (r <= 0) {  /* past what is written here, or out of memory: Python does it all */
+        plays_free(&found);
+        S->status = HANDED_BACK;
+        return 0;
+    }
+    char *drop = calloc(found.n ? found.n : 1, 1);
+    if (!drop) { plays_free(&found); PyErr_NoMemory(); S->status = FAILED; return 0; }
+    touching(g, seat, &found, drop);
+    int maximise = !g->side[seat];
+    int best = maximise ? -1 : INF_VALUE, a = alpha, b = beta;
+    for (int q = 0; q < found.n; q++) {
+        if (drop[q]) continue;
+        const int *cards = found.cards + (size_t)q * found.stride;
+        int n = found.len[q];
+        Undo u;
+        if (!make(S, seat, cards, n, &u)) { S->status = HANDED_BACK; break; }
+        int value = solve_node(S, a, b);
+        unmake(S, seat, cards, n, &u);
+        if (S->status != SOLVED) break;
+        if (maximise) {
+            if (value > best) best = value;
+            if (best > a) a = best;
+        } else {
+            if (value < best) best = value;
+            if (best < b) b = best;
+        }
+        if (a >= b) break;
+    }
+    free(drop);
+    plays_free(&found);
+    if (S->status != SOLVED) return 0;
+    Slot *slot = table_put(S->t, key);
+    if (!slot) { PyErr_NoMemory(); S->status = FAILED; return 0; }
+    if (best <= alpha) slot->high = best;
+    else if (best >= beta) slot->low = best;
+    else slot->low = slot->high = best;
+    return best;
+}
+
+PyDoc_STRVAR(solve_doc,
+"solve(<play_out's arguments>, table, settle) -> int or None\n"
+"The defenders' final points under perfect play from the position (every card known), as\n"
+"replay.search.solve finds them; table a Table kept for one deal, settle(face, winner,\n"
+"winning, special) the final points of a finished hand. None where the position needs what\n"
+"only the Python search does (it then solves it).");
+
+static PyObject *solve(PyObject *self, PyObject *args) {
+    Position a;
+    TableObject *t;
+    PyObject *settle;
+    if (!PyArg_ParseTuple(args, POSITION_FORMAT "O!O", POSITION_ARGS(a), &TableType, &t, &settle))
+        return NULL;
+    z_init();
+    Game *g = calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int loaded = load_position(g, &a);
+    if (loaded < 0 || (loaded > 0 && g->special)) { result = Py_None; Py_INCREF(result); }
+    if (loaded <= 0 || result) goto done;
+    Solver S = {g, t, settle, 0, SOLVED};
+    for (int s = 0; s < g->P; s++)
+        for (int c = 0; c < NC; c++) S.held_key += (uint64_t)g->held[s][c] * z_held[s][c];
+    int value = solve_node(&S, -1, INF_VALUE);
+    if (S.status == SOLVED) result = PyLong_FromLong(value);
+    else if (S.status == HANDED_BACK) { result = Py_None; Py_INCREF(result); }
+done:
+    free(g);
+    return result;
+}

@@ -1,0 +1,148 @@
+"""The exact search on the C core (``replay/_search.h``): where it is built, ``solve`` gives the
+value of the Python search (``solve_python``) on every position, takes almost all of them
+itself, and shares a deal's table between searches without changing a value."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+import gamelog
+import replay
+from gamelog.model import Hand, Play
+from replay._native import greedy_core
+from replay.engine import HandReplay
+from replay.search import _native_solve, apply_play, choices, clone, solve, solve_python, table_size, to_play
+from tests.test_review import small_position
+
+NATIVE = greedy_core() is not None
+needs_core = pytest.mark.skipif(not NATIVE, reason="the C core is not built")
+POSITIONS = int(os.environ.get("SHENGJI_NATIVE_SEARCH_POSITIONS", "120"))
+RULESETS = [("tractor", 4, 1), ("tractor", 4, 2), ("tractor", 4, 3), ("four-deck", 4, 4),
+            ("biaofen", 3, 2), ("biaofen", 4, 2), ("wanfen", 4, 2)]
+
+
+def _mid_trick(state: HandReplay, rng: random.Random) -> HandReplay:
+    """``state`` with 0-2 plays of the first trick made (random legal choices)."""
+    for _ in range(rng.randrange(3)):
+        seat = to_play(state)
+        assert seat is not None
+        apply_play(state, seat, rng.choice(choices(state, seat)))
+    return state
+
+
+@needs_core
+@pytest.mark.parametrize("name,players,decks", RULESETS)
+def test_c_search_gives_the_python_searchs_value(name, players, decks):
+    """Random positions of 1-4 cards a seat (so throws of three and four units), at a lead
+    and in the middle of a trick: the C value is the Python one, and the C core takes them."""
+    rng = random.Random(f"native-search:{name}:{players}:{decks}")
+    taken = 0
+    for i in range(POSITIONS):
+        state = _mid_trick(small_position(rng, name, players, decks, cards=1 + i % 4), rng)
+        found = _native_solve(clone(state), {})
+        expected = solve_python(clone(state), {})
+        if found is not None:
+            taken += 1
+            assert found == expected, (name, decks, i)
+        assert solve(clone(state)) == expected
+    assert taken >= 0.95 * POSITIONS
+
+
+@needs_core
+def test_c_search_of_real_endgames():
+    """The last three tricks of simulated hands of every ruleset: the same value both ways."""
+    from replay.simulate import simulate_match
+
+    checked = 0
+    for name, options in [("tractor", {"decks": 2}), ("tractor", {"decks": 1}),
+                          ("four-deck", {}), ("wanfen", {}), ("biaofen", {"players": 4})]:
+        rules = replay.get_ruleset(name, **options)
+        for k in range(6):
+            events = simulate_match(rules, f"e{k}", 1000 + k, hands=1)
+            hand = Hand(match=events[0].match, number=1, header=events[0],
+                        events=[e for e in events if e.hand == 1])
+            state = HandReplay(rules, hand)
+            for ev in hand.events:
+                if isinstance(ev, Play) and state.order is not None and \
+                        max(sum(h) for h in state.held) <= 3 and not state.stopped:
+                    assert _native_solve(clone(state), {}) == solve_python(clone(state), {})
+                    checked += 1
+                    break
+                state.apply(ev)
+    assert checked >= 25
+
+
+@needs_core
+def test_a_deals_table_is_shared_without_changing_a_value():
+    """The alternatives of one decision searched on one table (as the review does) get the
+    values they get alone; the table counts its positions."""
+    rng = random.Random(5)
+    for _ in range(60):
+        state = small_position(rng, "tractor", 4, 2, cards=3)
+        seat = to_play(state)
+        assert seat is not None
+        table: dict = {}
+        for cards in choices(state, seat):
+            child = clone(state)
+            apply_play(child, seat, cards)
+            alone = solve_python(clone(child), {})
+            assert solve(child, table) == alone
+        assert table_size(table) > 0
+
+
+@needs_core
+def test_a_throw_of_three_units_is_searched():
+    """Issue 23's position: seat 0 leads ♠A ♠K ♠Q, seat 1 holds a trump and no spades; the
+    throw stands and takes every point (the C search tries throws of any size too)."""
+    from gamelog.model import FORMAT_VERSION, HandStart, MatchStart, Setup
+
+    rules = replay.get_ruleset("tractor", players=4, decks=1)
+    holdings = [["AS", "KS", "QS"], ["3H", "4C", "6C"], ["2S", "3S", "4S"], ["4D", "6D", "7D"]]
+    events = [HandStart(match="t", hand=1, seq=0, dealer=1, level="2"),
+              Setup(match="t", hand=1, seq=1, holdings=holdings, kitty=["5C", "5D"],
+                    trump="H", level="2", declarer=1, leader=0)]
+    header = MatchStart(match="t", hand=0, seq=0, version=FORMAT_VERSION, ruleset="tractor",
+                        players=4, decks=1)
+    state = HandReplay(rules, Hand(match="t", number=1, events=events, header=header))
+    for ev in events:
+        state.apply(ev)
+    assert state.start_play()
+    found = _native_solve(clone(state), {})
+    assert found is not None and found == solve_python(clone(state), {})
+    # the throw takes ♠K's 10 and the last trick: the kitty's ♣5 ♦5 doubled, 30 in all
+    assert found == 30
+
+
+def test_without_the_core_the_python_search_answers(monkeypatch):
+    """``SHENGJI_NATIVE_PLAYOUT=0`` (or no build): ``solve`` is the Python search."""
+    import replay.search as search
+
+    monkeypatch.setattr(search, "greedy_core", lambda: None)
+    state = small_position(random.Random(3), "tractor", 4, 2, cards=2)
+    assert search._native_solve(clone(state), {}) is None
+    assert solve(clone(state)) == solve_python(clone(state), {})
+
+
+def test_the_samples_last_tricks_agree():
+    """The first hand of every sample match, at each of its last three tricks' leads:
+    ``solve`` (C where built) and the Python search agree."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "samples" / "matches"
+    checked = 0
+    for path in sorted(root.glob("*.jsonl")):
+        for hand in gamelog.read_hands(path):
+            if hand.number != 1:
+                continue
+            state = HandReplay(replay.ruleset_for(hand.header), hand)
+            for ev in hand.events:
+                if isinstance(ev, Play) and state.order is not None and not state.stopped \
+                        and (state.trick is None or not state.trick.plays) \
+                        and max(sum(h) for h in state.held) <= 3:
+                    assert solve(clone(state)) == solve_python(clone(state), {}), path.name
+                    checked += 1
+                state.apply(ev)
+    assert checked >= 15

@@ -5,6 +5,7 @@ the end of a hand, and the exact search of the last tricks.
     python bench/core_speed.py --hands 50 --repeat 5
     python bench/core_speed.py --instructions     # instruction counts (valgrind), 3 hands
     python bench/core_speed.py --dump out.json    # and every playout and search, to cmp builds
+    python bench/core_speed.py --cards 4          # searches of four cards a seat
 
 For each ruleset (tractor with 1, 2 and 3 decks, four-deck, 打万分, 标分 with four players) it
 simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
@@ -14,10 +15,11 @@ simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
   rollout of the review does (``replay.rollouts.play_value``: the hand settled, its plays not
   applied; ``SHENGJI_NATIVE_PLAYOUT=0`` for the Python player); printed as **playouts per
   second** and cards played per second;
-- the position where every seat holds at most two cards: the exact search
-  (``replay.search.solve``) values a copy of it; printed as **searches per second** and
-  **positions per second** (the positions the search stored in its table: each one it
-  expanded).
+- the first lead where every seat holds at most ``--cards`` cards (2, as the review's exact
+  search): the exact search (``replay.search.solve``, on the C core where ``replay/_search.h``
+  is built; ``SHENGJI_NATIVE_PLAYOUT=0`` for the Python search) values a copy of it; printed as
+  **searches per second** and **positions per second** (the positions the search stored in
+  its table: each one it expanded).
 
 Best of ``--repeat`` passes over the same positions; one core; the compiled engine when it is
 installed (``SHENGJI_PURE=1`` for the Python sources). Wall-clock rates on a shared machine
@@ -46,8 +48,8 @@ RULESETS = [("tractor-1deck", "tractor", {"decks": 1}), ("tractor-2deck", "tract
             ("wanfen", "wanfen", {}), ("biaofen-4p", "biaofen", {"players": 4})]
 
 
-def positions(name: str, options: dict, hands: int) -> tuple[list, list]:
-    """(positions before the first lead, positions with at most two cards a seat)."""
+def positions(name: str, options: dict, hands: int, cards: int = 2) -> tuple[list, list]:
+    """(positions before the first lead, positions with at most ``cards`` cards a seat)."""
     from gamelog.model import Hand, Play
     from replay import get_ruleset
     from replay.engine import HandReplay
@@ -74,7 +76,7 @@ def positions(name: str, options: dict, hands: int) -> tuple[list, list]:
                     starts.append(start)
             if i in plays and not taken_end and state.order is not None and \
                     (state.trick is None or not state.trick.plays) and \
-                    max(sum(h) for h in state.held) <= 2 and state.pending_forced is None:
+                    max(sum(h) for h in state.held) <= cards and state.pending_forced is None:
                 ends.append(_copy(state))
                 taken_end = True
             state.apply(ev)
@@ -87,14 +89,14 @@ def _copy(state):  # type: ignore[no-untyped-def]
     return clone(state)
 
 
-def work(label: str, what: str, hands: int) -> None:
+def work(label: str, what: str, hands: int, cards: int = 2) -> None:
     """The positions of one ruleset, and with ``what`` their playouts or searches (one pass)."""
     from replay.playout import native_result
     from replay.rollouts import play_value
     from replay.search import clone, solve
 
     name, options = next((n, o) for lab, n, o in RULESETS if lab == label)
-    starts, ends = positions(name, options, hands)
+    starts, ends = positions(name, options, hands, cards)
     if starts:  # the C player's tables (made once a process) made in every run alike
         native_result(clone(starts[0]))
     for state in starts if what == "play" else []:
@@ -104,13 +106,13 @@ def work(label: str, what: str, hands: int) -> None:
     print(f"positions {len(starts)} {len(ends)}")
 
 
-def instructions(hands: int) -> None:
+def instructions(hands: int, cards: int = 2) -> None:
     """Instructions per playout and per search, by differences of whole runs (callgrind); the
     C rollout player's tables, made once a process, are made in each run before the count."""
     def count(label: str, what: str) -> tuple[int, str]:
         done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                                sys.executable, __file__, "--work", what, "--only", label,
-                               "--hands", str(hands)], capture_output=True, text=True)
+                               "--hands", str(hands), "--cards", str(cards)], capture_output=True, text=True)
         found = re.search(r"Collected : (\d+)", done.stderr)
         if done.returncode or not found:
             raise SystemExit(f"valgrind failed: {done.stderr[-300:]}")
@@ -133,6 +135,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--hands", type=int, default=None, help="20 (3 with --instructions)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--cards", type=int, default=2,
+                    help="search positions with at most this many cards a seat (2)")
     ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind)")
     ap.add_argument("--dump", type=Path, help="write every playout's tricks and every search's "
                     "value here (JSON), to compare two builds with cmp")
@@ -140,16 +144,16 @@ def main() -> None:
     ap.add_argument("--only", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.work:
-        work(args.only, args.work, args.hands)
+        work(args.only, args.work, args.hands, args.cards)
         return
     if args.instructions:
-        instructions(args.hands or 3)
+        instructions(args.hands or 3, args.cards)
         return
     args.hands = args.hands or 20
     import replay
     from replay._native import greedy_core
     from replay.rollouts import play_value
-    from replay.search import clone, solve
+    from replay.search import clone, solve, table_size
 
     print(f"compiled engine: {'yes' if replay.NATIVE else 'no (pure Python)'}; rollout "
           f"player: {'C' if greedy_core() is not None else 'Python'}; best of {args.repeat}; "
@@ -158,7 +162,7 @@ def main() -> None:
           f"{'positions/s':>12}")
     dumped: dict[str, list] = {}
     for label, name, options in RULESETS:
-        starts, ends = positions(name, options, args.hands)
+        starts, ends = positions(name, options, args.hands, args.cards)
         if args.dump:
             dumped[label] = [_tricks_of(state) for state in starts] + [
                 solve(clone(state), {}) for state in ends]
@@ -177,7 +181,7 @@ def main() -> None:
             for state in ends:
                 table: dict = {}
                 solve(clone(state), table)
-                nodes += len(table)
+                nodes += table_size(table)
             best_search = min(best_search, time.process_time() - t0)
         print(f"{label:<14} {len(starts) / best_play:>11,.1f} {plays / best_play:>10,.0f} "
               f"{len(ends) / best_search:>11,.1f} {nodes / best_search:>12,.0f}")

@@ -38,7 +38,7 @@ class Budget:
     """The least spread assumed for the points between two plays on one deal (for 200 points;
     scaled): the standard error of a gain is never taken below ``spread / sqrt(deals)``, so a
     few deals on which two plays happened to score alike never settle a decision."""
-    exact_cards: int = 2
+    exact_cards: int = 4
     exact_deals: int = 256
     """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
     consistent with the seat's knowledge is solved exactly when there are at most this many

@@ -33,7 +33,7 @@ def decisions(sample: str, low: int, high: int, budget: Budget, jobs: int) -> li
             for d in r.decisions]
 
 
-def compare(name: str, a: list, b: list) -> None:
+def compare(name: str, a: list, b: list, verbose: bool = False) -> None:
     assert [(d.trick, d.seat, d.kind) for d in a] == [(d.trick, d.seat, d.kind) for d in b]
     marked = [(x, y) for x, y in zip(a, b, strict=True) if x.mark or y.mark]
     same = sum(x.mark == y.mark for x, y in marked)
@@ -53,6 +53,10 @@ def compare(name: str, a: list, b: list) -> None:
               "in one run or both; "
               f"{sum(min(x.estimate, y.estimate) > 0 for x, y in differ)} with a gain in both",
               flush=True)
+        for x, y in differ if verbose else []:
+            print(f"      trick {x.trick} seat {x.seat}: {x.mark or '-'} "
+                  f"({x.estimate:.1f} ± {x.error:.1f}, {x.deals} deals) against {y.mark or '-'} "
+                  f"({y.estimate:.1f} ± {y.error:.1f}, {y.deals} deals)", flush=True)
 
 
 def rules(a: list, b: list, scale: float) -> None:
@@ -95,6 +99,8 @@ def main() -> None:
                     help="the two review seeds (default: two drawn fresh, printed)")
     ap.add_argument("--rules", action="store_true",
                     help="also print the agreement had the marks been read another way")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="print each decision whose mark differs (estimates and deals)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     low, _, high = args.hands.partition("-")
@@ -108,14 +114,14 @@ def main() -> None:
         started = time.process_time(), time.perf_counter()
         base = decisions(sample, lo, hi, Budget(seed=seeds[0]), args.jobs)
         other = decisions(sample, lo, hi, Budget(seed=seeds[1]), args.jobs)
-        compare(f"seed {seeds[0]} against seed {seeds[1]}", base, other)
+        compare(f"seed {seeds[0]} against seed {seeds[1]}", base, other, args.verbose)
         if args.rules:
             rules(base, other, sample_scale(sample))
         if args.budget:
             big = Budget(samples=Budget.samples * args.budget,
                          confirm=Budget.confirm * args.budget, seed=seeds[1] + 1)
             compare(f"default against {args.budget}x the budget", base,
-                    decisions(sample, lo, hi, big, args.jobs))
+                    decisions(sample, lo, hi, big, args.jobs), args.verbose)
         print(f"  ({time.perf_counter() - started[1]:.0f} s wall)", flush=True)
 
 

@@ -422,3 +422,61 @@ done:
     free(g);
     return result;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* a rollout with an exact end (playout.greedy_value with endgame)                              */
+
+PyDoc_STRVAR(play_value_doc,
+"play_value(<play_out's arguments>, endgame, table, settle) -> int or None\n"
+"The defenders' final points when the rollout player plays the position on until, at a\n"
+"lead, every seat holds at most endgame cards, and the exact search values the rest (table\n"
+"and settle as solve's). None where either part needs Python.");
+
+static PyObject *play_value(PyObject *self, PyObject *args) {
+    Position a;
+    int endgame;
+    TableObject *t;
+    PyObject *settle;
+    if (!PyArg_ParseTuple(args, POSITION_FORMAT "iO!O", POSITION_ARGS(a), &endgame, &TableType,
+                          &t, &settle))
+        return NULL;
+    z_init();
+    Game *g = calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int loaded = load_position(g, &a);
+    if (loaded < 0) { result = Py_None; Py_INCREF(result); }
+    if (loaded <= 0) goto done;
+    int cards[MAXHAND], nc;
+    while (!g->finished) {
+        if (g->nplays == 0) {
+            int most = 0;
+            for (int s = 0; s < g->P; s++) {
+                int n = 0;
+                for (int c = 0; c < NC; c++) n += g->held[s][c];
+                if (n > most) most = n;
+            }
+            if (most <= endgame) break;
+        }
+        int seat = g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
+        int any = 0;
+        for (int c = 0; c < NC; c++) if (g->held[seat][c]) { any = 1; break; }
+        int ok = any && (g->nplays == 0 ? greedy_lead(g, seat, cards, &nc)
+                                         : greedy_follow(g, seat, cards, &nc));
+        if (ok) ok = apply(g, seat, cards, nc);
+        if (!ok) {
+            if (!PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
+            goto done;
+        }
+    }
+    if (g->finished && g->last_winner < 0) { result = Py_None; Py_INCREF(result); goto done; }
+    Solver S = {g, t, settle, 0, SOLVED};
+    for (int s = 0; s < g->P; s++)
+        for (int c = 0; c < NC; c++) S.held_key += (uint64_t)g->held[s][c] * z_held[s][c];
+    int value = g->finished ? settled(&S) : solve_node(&S, -1, INF_VALUE);
+    if (S.status == SOLVED) result = PyLong_FromLong(value);
+    else if (S.status == HANDED_BACK) { result = Py_None; Py_INCREF(result); }
+done:
+    free(g);
+    return result;
+}

@@ -43,6 +43,9 @@ class Budget:
     """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
     consistent with the seat's knowledge is solved exactly when there are at most this many
     (no sampling noise); else deals are drawn."""
+    endgame: int = 2
+    """A playout's last tricks, from a lead where every seat holds at most this many cards, are
+    valued by the exact search instead of the rollout player (``0``: played out to the end)."""
     max_alternatives: int = 16
     contenders: int = 5
     """The alternatives that looked best on the first deals, valued again against the play

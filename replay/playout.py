@@ -29,7 +29,7 @@ from replay.engine import HandReplay, Trick, play_strength
 from replay.legal import FollowSpec, failing_units, follow_spec, units_in
 from replay.order import TRUMP, CardOrder
 from replay.phases.outcome import settle
-from replay.search import apply_play, core_position, final_points, to_play
+from replay.search import apply_play, core_position, core_table, final_points, settler, solve, to_play
 from replay.trick import strength_bound
 from replay.units import Unit, beats_unit, best_value, decompose
 
@@ -84,12 +84,19 @@ def greedy_play_out(state: HandReplay, native: bool = True) -> int:
     return final_points(state)
 
 
-def greedy_value(state: HandReplay) -> int:
+def greedy_value(state: HandReplay, endgame: int = 0, table: dict | None = None) -> int:
     """What :func:`greedy_play_out` returns, the defenders' final points, leaving ``state``
     where it was when the C rollout player plays the hand (its plays are not applied here:
     the tricks' points and the last trick come back with them, and the hand is settled as
     :func:`replay.phases.outcome.finish` settles it); otherwise played out as there. For
-    callers that want the value only, as the review's rollouts."""
+    callers that want the value only, as the review's rollouts.
+
+    With ``endgame``, the rollout player plays only until, at a lead, every seat holds at most
+    ``endgame`` cards; the rest is valued by the exact search (:func:`replay.search.solve`,
+    ``table`` one deal's search table): the last tricks played perfectly, on the C core where
+    it takes the position, else here with the same plays and value."""
+    if endgame:
+        return _value_with_endgame(state, endgame, {} if table is None else table)
     found = native_result(state)
     if found is None:
         return greedy_play_out(state, native=False)
@@ -98,6 +105,30 @@ def greedy_value(state: HandReplay) -> int:
     if outcome is not None and outcome.defender_points is not None:
         return outcome.defender_points
     return face
+
+
+def _value_with_endgame(state: HandReplay, endgame: int, table: dict) -> int:
+    """:func:`greedy_value` with an exact end (see there)."""
+    core: Any = greedy_core()
+    position = core_position(state) if core is not None else None
+    if position is not None:
+        try:
+            found: int | None = core.play_value(*position, endgame, core_table(table),
+                                                settler(state))
+        except ValueError:  # past its fixed sizes
+            found = None
+        if found is not None:
+            return found
+    while not state.finished:
+        trick = state.trick
+        if (trick is None or not trick.plays) and max(sum(h) for h in state.held) <= endgame:
+            return solve(state, table)
+        seat = to_play(state)
+        assert seat is not None and state.order is not None
+        if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
+            return state.defender_points
+        apply_play(state, seat, greedy_play(state, seat))
+    return final_points(state)
 
 
 def native_result(state: HandReplay

@@ -224,7 +224,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
             return [row]
         return rollout_samples(state, seat, alts, samples, rng,
                                agents=lambda d: rollout_agents(budget.rollout, d, state.players),
-                               exact_cards=budget.exact_cards)
+                               exact_cards=budget.exact_cards, endgame=budget.endgame)
 
     decision = _judge(evaluate, alternatives, defender, budget, point_scale(state),
                       deals is not None, trick=trick_no, seat=seat,
@@ -476,7 +476,8 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
                                       seq=ev.seq, seat=seat,
                                       cards=[CARD_TOKENS[c] for c in buried]))
                 row.append(float(play_value(trial, rollout_agents(budget.rollout, draw,
-                                                                   state.players))))
+                                                                   state.players),
+                                            budget.endgame)))
             rows.append(row)
         return rows
 

@@ -26,11 +26,14 @@ def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
     return _play_on(state, agents)
 
 
-def play_value(state: HandReplay, agents: list[Agent] | None = None) -> int:
+def play_value(state: HandReplay, agents: list[Agent] | None = None, endgame: int = 0,
+               table: dict | None = None) -> int:
     """:func:`play_out`'s value, with ``state`` left mid-hand where the C rollout player
-    plays it (:func:`replay.playout.greedy_value`): for callers that discard the state."""
+    plays it (:func:`replay.playout.greedy_value`): for callers that discard the state. With
+    the rollout player, ``endgame``: the last tricks, from a lead where every seat holds at
+    most that many cards, valued by the exact search (``table``: the deal's search table)."""
     if agents is None:
-        return greedy_value(state)
+        return greedy_value(state, endgame, table)
     return _play_on(state, agents)
 
 
@@ -86,18 +89,20 @@ def rollout_agents(kind: str, deal: int, players: int) -> list[Agent] | None:
 def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
                    samples: int, rng: random.Random,
                    agents: Callable[[int], list[Agent] | None] | None = None,
-                   exact_cards: int = 0) -> list[float]:
+                   exact_cards: int = 0, endgame: int = 0) -> list[float]:
     """Each alternative's expected defenders' points over ``samples`` determinized deals, the
     same deals and the same agents' draws for every alternative; with every seat holding at most
-    ``exact_cards`` cards the deals are solved exactly instead of played out."""
-    per_deal = rollout_samples(state, seat, alternatives, samples, rng, agents, exact_cards)
+    ``exact_cards`` cards the deals are solved exactly instead of played out, and a playout's
+    last tricks once at most ``endgame`` cards a seat remain (:func:`play_value`)."""
+    per_deal = rollout_samples(state, seat, alternatives, samples, rng, agents, exact_cards,
+                               endgame)
     return [sum(row[i] for row in per_deal) / samples for i in range(len(alternatives))]
 
 
 def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
                     samples: int, rng: random.Random,
                     agents: Callable[[int], list[Agent] | None] | None = None,
-                    exact_cards: int = 0) -> list[list[float]]:
+                    exact_cards: int = 0, endgame: int = 0) -> list[list[float]]:
     """As :func:`rollout_values`, each deal's values (one row per deal)."""
     # one random stream per seat: a different play now shifts no other seat's later draws,
     # so the alternatives' playouts stay alike wherever the play made does not matter
@@ -114,8 +119,8 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
         for k, cards in enumerate(alternatives):
             trial = world if k == last else clone(world)  # the deal itself serves the last
             apply_play(trial, seat, cards)
-            row.append(float(solve(trial, table)) if exact else float(play_value(trial,
-                                                                                  make(draw))))
+            row.append(float(solve(trial, table)) if exact else float(play_value(
+                trial, make(draw), endgame, table)))
         rows.append(row)
     return rows
 

@@ -10,6 +10,7 @@ is built and takes the position, else here: the same choices at every node, so t
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from gamelog.cards import CARD_TOKENS, Card
@@ -210,27 +211,38 @@ def core_position(state: HandReplay) -> tuple | None:
 _NATIVE_TABLE = "native"  # where a search's table keeps the C core's own
 
 
-def _native_solve(state: HandReplay, table: dict) -> int | None:
-    """:func:`solve` on the C core; ``None`` where it is not built or hands the position back.
-    Its table lives in ``table`` (one deal's searches share it, as they share the Python one)."""
-    core: Any = greedy_core()
-    if core is None or state.finished:
-        return None
-    position = core_position(state)
-    if position is None:
-        return None
+def core_table(table: dict) -> Any:
+    """The C core's table kept in a search's ``table`` (one deal's searches share it, as they
+    share the Python one); made on first use."""
     native = table.get(_NATIVE_TABLE)
     if native is None:
+        core: Any = greedy_core()
         native = table[_NATIVE_TABLE] = core.Table()
+    return native
 
+
+def settler(state: HandReplay) -> Callable[[int, int, list[int], bool], int]:
+    """The defenders' final points of ``state``'s hand ended with ``face`` points from the
+    tricks and the last one taken by ``winner`` with ``winning`` (for the C core)."""
     def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
         outcome, _ = settle(state, face, winner, winning, special)
         if outcome is not None and outcome.defender_points is not None:
             return outcome.defender_points
         return face
 
+    return settled
+
+
+def _native_solve(state: HandReplay, table: dict) -> int | None:
+    """:func:`solve` on the C core; ``None`` where it is not built or hands the position back."""
+    core: Any = greedy_core()
+    if core is None or state.finished:
+        return None
+    position = core_position(state)
+    if position is None:
+        return None
     try:
-        value: int | None = core.solve(*position, native, settled)
+        value: int | None = core.solve(*position, core_table(table), settler(state))
     except ValueError:  # past its fixed sizes
         return None
     return value

@@ -146,3 +146,39 @@ def test_the_samples_last_tricks_agree():
                     checked += 1
                 state.apply(ev)
     assert checked >= 15
+
+
+@needs_core
+@pytest.mark.parametrize("name,options", [("tractor", {"decks": 1}), ("tractor", {"decks": 2}),
+                                          ("four-deck", {}), ("wanfen", {}),
+                                          ("biaofen", {"players": 4})])
+def test_a_rollout_with_an_exact_end_is_the_same_in_c_and_python(name, options, monkeypatch):
+    """``greedy_value`` with ``endgame``: the rollout player's plays, then the exact search
+    once every seat holds at most that many cards at a lead; the C core (one call) gives what
+    the Python player and search give, one shared table or none; and the value is never the
+    plain playout's when the search finds better play for both sides (it differs somewhere)."""
+    import replay.playout as playout
+    import replay.search as search
+    from replay.playout import greedy_value
+    from replay.simulate import simulate_match
+
+    rules = replay.get_ruleset(name, **options)
+    rng = random.Random(f"endgame:{name}")
+    states: list[HandReplay] = []
+    for k in range(6):
+        events = simulate_match(rules, f"g{k}", rng.randrange(1 << 30), hands=1)
+        hand = Hand(match=events[0].match, number=1, header=events[0],
+                    events=[e for e in events if e.hand == 1])
+        state = HandReplay(rules, hand)
+        for ev in hand.events:
+            if isinstance(ev, Play) and state.order is not None and rng.random() < 0.1:
+                states.append(clone(state))
+            state.apply(ev)
+    assert len(states) >= 8
+    found = {(i, e): greedy_value(clone(s), e, {}) for i, s in enumerate(states) for e in (2, 3)}
+    plain = [greedy_value(clone(s)) for s in states]
+    monkeypatch.setattr(playout, "greedy_core", lambda: None)
+    monkeypatch.setattr(search, "greedy_core", lambda: None)
+    for (i, e), value in found.items():
+        assert greedy_value(clone(states[i]), e) == value, (name, i, e)
+    assert any(value != plain[i] for (i, _), value in found.items())

@@ -69,7 +69,8 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     Each lead or follow with a choice, and the kitty burial, is valued with its alternatives
     as the defenders' expected final points (kitty award included) under good play from
     there: random deals of the cards the player could not see, played out by a
-    deterministic rollout player, or an exact search once two cards a seat remain. The swing
+    deterministic rollout player (the last two tricks searched exactly), or an exact search
+    once four cards a seat remain. The swing
     is what the play gave away against the best alternative, from the player's side; 7, 22
     and 43 points (in a two-deck game, scaled by the deck's points), one standard error clear
     of the estimate's noise, mark an inaccuracy, a mistake and a blunder. Accuracy per player

@@ -79,6 +79,20 @@ def rules(a: list, b: list, scale: float) -> None:
             cells.append(f"z {z:g}: {same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)")
         print(f"    read another way, inaccuracy threshold {label}: " + "; ".join(cells),
               flush=True)
+    cells = []
+    for points in (5.0, 6.0, 6.5, 7.0, 8.0, 9.0):  # the inaccuracy at another threshold
+        def moved(d, points=points):  # type: ignore[no-untyped-def]
+            swing = d.estimate if d.exact else d.estimate - d.error
+            found = mark_for(swing, scale)
+            if found is None and swing >= points * scale:
+                return "inaccuracy"
+            return None if found == "inaccuracy" and swing < points * scale else found
+        pairs = [(moved(x), moved(y)) for x, y in zip(a, b, strict=True)]
+        either = [(p, q) for p, q in pairs if p or q]
+        same = sum(p == q for p, q in either)
+        cells.append(f"{points:g}: {same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)")
+    print("    read another way, the inaccuracy at (points of 200): " + "; ".join(cells),
+          flush=True)
 
 
 def sample_scale(sample: str) -> float:

@@ -26,7 +26,9 @@ COMPILED = ["replay/order.py", "replay/units.py", "replay/trick.py", "replay/sta
             "replay/playout.py", "replay/search.py", "replay/deals.py"]
 STAMP = "replay/_native_build.json"
 GREEDY = "replay/_greedy.c"
-GREEDY_SOURCES = [GREEDY, "replay/_search.h"]  # _greedy.c includes the search
+# _greedy.c and the parts it includes, as replay._native.greedy_core hashes them
+GREEDY_SOURCES = [GREEDY, *sorted(p.relative_to(ROOT).as_posix()
+                                  for p in (ROOT / "replay").glob("_core_*.h"))]
 
 
 def compiled_extensions() -> list:

@@ -16,7 +16,7 @@ simulates ``--hands`` hands (fixed seeds) and takes two positions from each:
   applied; ``SHENGJI_NATIVE_PLAYOUT=0`` for the Python player); printed as **playouts per
   second** and cards played per second;
 - the first lead where every seat holds at most ``--cards`` cards (2, as the review's exact
-  search): the exact search (``replay.search.solve``, on the C core where ``replay/_search.h``
+  search): the exact search (``replay.search.solve``, on the C core where ``replay/_core_search.h``
   is built; ``SHENGJI_NATIVE_PLAYOUT=0`` for the Python search) values a copy of it; printed as
   **searches per second** and **positions per second** (the positions the search stored in
   its table: each one it expanded).

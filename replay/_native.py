@@ -108,7 +108,7 @@ def greedy_core() -> object | None:
             from replay import _greedy  # type: ignore[attr-defined]
         except ImportError:
             _greedy = None
-        sources = [HERE / "_greedy.c", HERE / "_search.h"]  # the first includes the second
+        sources = [HERE / "_greedy.c", *sorted(HERE.glob("_core_*.h"))]  # it includes them
         if _greedy is not None and all(p.is_file() for p in sources) and \
                 getattr(_greedy, "SOURCE_HASH", None) != \
                 _sha256(b"".join(p.read_bytes() for p in sources)).hexdigest():

@@ -3,7 +3,7 @@ world where every card is known, and the exact perfect-information search (alpha
 transposition table) with :func:`brute_force` beside it for tests. Used by the review
 (:mod:`replay.review`); knows nothing of decisions or marks.
 
-:func:`solve` runs on the C core (``replay/_search.h``, part of ``replay/_greedy.c``) where that
+:func:`solve` runs on the C core (``replay/_core_search.h``, part of ``replay/_greedy.c``) where that
 is built and takes the position, else here: the same choices at every node, so the same value
 (``tests/test_native_search.py``)."""
 

@@ -1,4 +1,4 @@
-"""The exact search on the C core (``replay/_search.h``): where it is built, ``solve`` gives the
+"""The exact search on the C core (``replay/_core_search.h``): where it is built, ``solve`` gives the
 value of the Python search (``solve_python``) on every position, takes almost all of them
 itself, and shares a deal's table between searches without changing a value."""
 

@@ -1,5 +1,5 @@
 /* The exact search of replay/search.py (solve) on the C core: part of replay/_greedy.c, which
- * includes it after the game (Game, apply) and the follows (follow_spec, follows).
+ * includes it last (it uses the game, the follows and the rollout player).
  *
  * The defenders' final points under perfect play from a position where every card is known:
  * alpha-beta, the defenders maximising and the declarer's side minimising, with make/unmake on

@@ -1,0 +1,406 @@
+/* The legal follows (legal.FollowSpec): part of replay/_greedy.c. */
+
+/* ------------------------------------------------------------------------------------------ */
+/* follows (legal.FollowSpec)                                                                   */
+
+typedef struct {
+    int n, m;
+    Hold suit, others;
+    int nu;
+    Kind u[MAXK];
+    const AnsList *ans[MAXK];
+    int req[MAXK];
+} Spec;
+
+typedef struct { int n, cap; int *len; int *cards; int stride; } Plays;  /* a list of plays */
+
+static int plays_init(Plays *p, int stride) {
+    p->n = 0; p->cap = 64; p->stride = stride;
+    p->len = malloc(sizeof(int) * p->cap);
+    p->cards = malloc(sizeof(int) * p->cap * stride);
+    return p->len && p->cards;
+}
+
+static void plays_free(Plays *p) { free(p->len); free(p->cards); p->len = NULL; p->cards = NULL; }
+
+static int plays_push(Plays *p, const int *cards, int n) {
+    if (p->n == p->cap) {
+        int cap = p->cap * 2;
+        int *len = realloc(p->len, sizeof(int) * cap);
+        if (!len) return 0;
+        p->len = len;
+        int *cs = realloc(p->cards, sizeof(int) * cap * p->stride);
+        if (!cs) return 0;
+        p->cards = cs;
+        p->cap = cap;
+    }
+    memcpy(p->cards + (size_t)p->n * p->stride, cards, sizeof(int) * n);
+    p->len[p->n++] = n;
+    return 1;
+}
+
+static const Shape *shape_at(const Spec *s, int i) { return &s->ans[i]->s[s->req[i]]; }
+
+static int shape_size(const Shape *sh) {
+    int t = 0;
+    for (int j = 0; j < sh->n; j++) t += sh->k[j].w * sh->k[j].l;
+    return t;
+}
+
+static int search_from(const Spec *s, const Order *o, const Hold *avail, int i, int budget);
+
+static int place_then(const Spec *s, const Order *o, const Hold *avail, const Shape *sh, int j,
+                      int i, int budget) {
+    if (j == sh->n) return search_from(s, o, avail, i + 1, budget - s->u[i].w * s->u[i].l);
+    ChainIter it;
+    Unit u;
+    ci_init(&it, avail, o, sh->k[j].w, sh->k[j].l, 0);
+    while (ci_next(&it, &u)) {
+        Hold after = *avail;
+        hold_take(&after, &u);
+        if (place_then(s, o, &after, sh, j + 1, i, budget)) return 1;
+    }
+    return 0;
+}
+
+/* legal._search: can avail show the required answers for units i..? */
+static int search_from(const Spec *s, const Order *o, const Hold *avail, int i, int budget) {
+    if (i == s->nu) return 1;
+    const Shape *sh = shape_at(s, i);
+    int size = s->u[i].w * s->u[i].l;
+    int room = size < budget ? size : budget;
+    if (room < 0) room = 0;
+    if (shape_size(sh) > room) return 0;
+    return place_then(s, o, avail, sh, 0, i, budget);
+}
+
+/* the required answers (legal._find_required), given the answer lists */
+static void find_required(Spec *s, const Order *o) {
+    for (int i = 0; i < s->nu; i++) {
+        int found = s->ans[i]->n - 1;
+        for (int j = 0; j < s->ans[i]->n; j++) {
+            s->req[i] = j;
+            for (int q = i + 1; q < s->nu; q++) s->req[q] = s->ans[q]->n - 1;
+            if (search_from(s, o, &s->suit, 0, s->m)) { found = j; break; }
+        }
+        s->req[i] = found;
+    }
+}
+
+/* legal._multisets_count, saturating */
+#define SAT 1000000000LL
+static long long multisets_count(const int *card, const int *cnt, int ni, int n) {
+    if (n <= 1) {
+        if (n == 0) return 1;
+        int t = 0;
+        for (int i = 0; i < ni; i++) if (cnt[i] > 0) t++;
+        return t;
+    }
+    long long ways[MAXHAND + 1], nw[MAXHAND + 1];
+    if (n > MAXHAND) return SAT;
+    for (int h = 0; h <= n; h++) ways[h] = 0;
+    ways[0] = 1;
+    for (int i = 0; i < ni; i++) {
+        for (int h = 0; h <= n; h++) nw[h] = 0;
+        for (int have = 0; have <= n; have++) {
+            if (!ways[have]) continue;
+            int most = cnt[i] < n - have ? cnt[i] : n - have;
+            for (int take = 0; take <= most; take++) {
+                nw[have + take] += ways[have];
+                if (nw[have + take] > SAT) nw[have + take] = SAT;
+            }
+        }
+        for (int h = 0; h <= n; h++) ways[h] = nw[h];
+    }
+    return ways[n];
+}
+
+/* legal._multisets with its walk: most copies of the first item first; stops past cap */
+typedef struct {
+    const int *card, *cnt;
+    int ni;
+    int room[NC + 1];
+    int chosen[MAXHAND], nch;
+    Plays *out;
+    int cap;
+    int oom;
+} Walk;
+
+static int walk(Walk *w, int i, int need) {
+    if (need == 0) {
+        if (!plays_push(w->out, w->chosen, w->nch)) { w->oom = 1; return 1; }
+        return 0 <= w->cap && w->cap < w->out->n;
+    }
+    for (int j = i; j < w->ni; j++) {
+        if (w->room[j] < need) return 0;
+        int card = w->card[j], k = w->cnt[j];
+        for (int take = (k < need ? k : need); take > 0; take--) {
+            if (w->room[j + 1] < need - take) break;
+            for (int t = 0; t < take; t++) w->chosen[w->nch++] = card;
+            if (walk(w, j + 1, need - take)) return 1;
+            w->nch -= take;
+        }
+    }
+    return 0;
+}
+
+static int multisets(const int *card, const int *cnt, int ni, int n, int cap, Plays *out) {
+    if (n == 1) {
+        for (int i = 0; i < ni; i++)
+            if (cnt[i] > 0 && !plays_push(out, &card[i], 1)) return 0;
+        return 1;
+    }
+    Walk w;
+    w.card = card; w.cnt = cnt; w.ni = ni; w.nch = 0; w.out = out; w.cap = cap; w.oom = 0;
+    w.room[ni] = 0;
+    for (int i = ni - 1; i >= 0; i--) w.room[i] = w.room[i + 1] + cnt[i];
+    walk(&w, 0, n);
+    return !w.oom;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static int plays_lex_cmp_len;
+static const int *plays_lex_base;
+static int plays_lex_stride;
+static int cmp_play_idx(const void *a, const void *b) {
+    const int *x = plays_lex_base + (size_t)(*(const int *)a) * plays_lex_stride;
+    const int *y = plays_lex_base + (size_t)(*(const int *)b) * plays_lex_stride;
+    for (int i = 0; i < plays_lex_cmp_len; i++) if (x[i] != y[i]) return x[i] - y[i];
+    return 0;
+}
+
+/* legal._achieving: the m-card parts of the suit that show the required answers, in sorted
+ * order; returns the count (more than cap: cap + 1), -1 when out of memory */
+static int achieving(const Spec *s, const Order *o, const int *card, const int *cnt, int ni,
+                     int cap, Plays *parts) {
+    Plays all;
+    if (!plays_init(&all, s->m > 0 ? s->m : 1)) return -1;
+    if (!multisets(card, cnt, ni, s->m, -1, &all)) { plays_free(&all); return -1; }
+    int *keep = malloc(sizeof(int) * (all.n + 1));
+    if (!keep) { plays_free(&all); return -1; }
+    int nk = 0;
+    for (int q = 0; q < all.n; q++) {
+        const int *cs = all.cards + (size_t)q * all.stride;
+        Hold h;
+        hold_clear(&h);
+        for (int t = 0; t < all.len[q]; t++) hold_add(&h, cs[t], 1);
+        if (search_from(s, o, &h, 0, s->m)) keep[nk++] = q;
+    }
+    int result = nk;
+    if (nk <= cap) {
+        plays_lex_base = all.cards; plays_lex_stride = all.stride; plays_lex_cmp_len = s->m;
+        qsort(keep, nk, sizeof(int), cmp_play_idx);  /* multisets: each in card order already */
+        for (int q = 0; q < nk; q++)
+            if (!plays_push(parts, all.cards + (size_t)keep[q] * all.stride, s->m)) { result = -1; break; }
+    } else {
+        result = cap + 1;
+    }
+    free(keep);
+    plays_free(&all);
+    return result;
+}
+
+static void sorted_items(const Hold *h, int *card, int *cnt, int *ni) {
+    int k = 0;
+    for (int c = 0; c < NC; c++) if (h->cnt[c] > 0) { card[k] = c; cnt[k] = h->cnt[c]; k++; }
+    *ni = k;
+}
+
+/* FollowSpec.follows(limit): 1 with the list, 0 for None, -1 on error */
+static int follows(const Spec *s, const Order *o, int limit, Plays *out) {
+    if (s->n == 1) {
+        const Hold *h = s->suit.n ? &s->suit : &s->others;
+        int card[NC], cnt[NC], ni;
+        sorted_items(h, card, cnt, &ni);
+        if (ni > limit) return 0;
+        for (int i = 0; i < ni; i++) if (!plays_push(out, &card[i], 1)) return -1;
+        return 1;
+    }
+    int scard[NC], scnt[NC], sn, ocard[NC], ocnt[NC], on = 0;
+    sorted_items(&s->suit, scard, scnt, &sn);
+    int rest = s->n - s->m;
+    if (rest) sorted_items(&s->others, ocard, ocnt, &on);
+    long long ways = multisets_count(ocard, ocnt, on, rest);
+    if (ways > limit || multisets_count(scard, scnt, sn, s->m) > 50LL * limit) return 0;
+    if (ways == 0) return -1;  /* fewer cards than the lead: a broken world */
+    int cap = (int)(limit / ways);
+    int structured = 0;
+    for (int i = 0; i < s->nu; i++) if (shape_at(s, i)->n) { structured = 1; break; }
+    Plays parts;
+    if (!plays_init(&parts, s->m > 0 ? s->m : 1)) return -1;
+    int nparts;
+    if (!structured) {
+        if (!multisets(scard, scnt, sn, s->m, cap, &parts)) { plays_free(&parts); return -1; }
+        nparts = parts.n;
+    } else if (s->nu == 1 && s->u[0].l == 1 && s->n == s->m && s->m == s->u[0].w
+               && s->req[0] == 0 && s->ans[0]->s[0].n == 1 && s->ans[0]->s[0].k[0].w == s->u[0].w
+               && s->ans[0]->s[0].k[0].l == 1) {
+        int w = s->u[0].w, cs[MAXW];
+        for (int i = 0; i < sn; i++) {
+            if (scnt[i] < w) continue;
+            for (int t = 0; t < w; t++) cs[t] = scard[i];
+            if (!plays_push(&parts, cs, w)) { plays_free(&parts); return -1; }
+        }
+        nparts = parts.n;
+    } else {
+        nparts = achieving(s, o, scard, scnt, sn, cap, &parts);
+        if (nparts < 0) { plays_free(&parts); return -1; }
+    }
+    if (nparts == 0) { plays_free(&parts); return -1; }  /* cannot be: a broken world */
+    if (nparts > cap) { plays_free(&parts); return 0; }
+    if (!rest) {
+        for (int q = 0; q < parts.n; q++)
+            if (!plays_push(out, parts.cards + (size_t)q * parts.stride, parts.len[q])) {
+                plays_free(&parts); return -1;
+            }
+        plays_free(&parts);
+        return 1;
+    }
+    Plays extras;
+    if (!plays_init(&extras, rest)) { plays_free(&parts); return -1; }
+    if (!multisets(ocard, ocnt, on, rest, -1, &extras)) {
+        plays_free(&parts); plays_free(&extras); return -1;
+    }
+    int buf[MAXHAND];
+    for (int q = 0; q < parts.n; q++) {
+        for (int e = 0; e < extras.n; e++) {
+            int k = 0;
+            for (int t = 0; t < parts.len[q]; t++) buf[k++] = parts.cards[(size_t)q * parts.stride + t];
+            for (int t = 0; t < extras.len[e]; t++) buf[k++] = extras.cards[(size_t)e * extras.stride + t];
+            qsort(buf, k, sizeof(int), cmp_int);
+            if (!plays_push(out, buf, k)) { plays_free(&parts); plays_free(&extras); return -1; }
+        }
+    }
+    plays_free(&parts);
+    plays_free(&extras);
+    return 1;
+}
+
+/* FollowSpec._place: the required answers placed the first way that leaves the later ones
+ * room (among the first 256 ways of each) */
+typedef struct {
+    const Spec *s;
+    const Order *o;
+    int i, budget;
+    int count, done;
+    Unit placed[MAXK];
+    int np;
+    Hold result;
+    Unit chosen_units[MAXK];
+    int nchosen;
+} Place;
+
+static void place_walk(Place *p, const Hold *avail, const Shape *sh, int j) {
+    if (p->done || p->count >= 256) return;
+    if (j == sh->n) {
+        p->count++;
+        if (search_from(p->s, p->o, avail, p->i + 1,
+                        p->budget - p->s->u[p->i].w * p->s->u[p->i].l)) {
+            p->done = 1;
+            p->result = *avail;
+            p->nchosen = p->np;
+            for (int q = 0; q < p->np; q++) p->chosen_units[q] = p->placed[q];
+        }
+        return;
+    }
+    ChainIter it;
+    Unit u;
+    ci_init(&it, avail, p->o, sh->k[j].w, sh->k[j].l, 0);
+    while (ci_next(&it, &u)) {
+        Hold after = *avail;
+        hold_take(&after, &u);
+        p->placed[p->np++] = u;
+        place_walk(p, &after, sh, j + 1);
+        p->np--;
+        if (p->done || p->count >= 256) return;
+    }
+}
+
+static int key_of(const Game *g, int which, int c) {
+    int pw = g->o->power[c], pt = g->pts[c], nt = g->o->klass[c] != TRUMP;
+    switch (which) {
+    case 0: return pt * 1024 + pw;
+    case 1: return -pt * 1024 + pw;
+    case 2: return nt * 4096 + (1024 - pw);
+    default: return nt * 4096 + pw;
+    }
+}
+
+static void stable_sort_by_key(const Game *g, int which, int *cs, int n) {
+    for (int a = 1; a < n; a++) {
+        int t = cs[a], kt = key_of(g, which, t), b = a;
+        while (b > 0 && key_of(g, which, cs[b - 1]) > kt) { cs[b] = cs[b - 1]; b--; }
+        cs[b] = t;
+    }
+}
+
+/* FollowSpec.lowest_each with the rollout player's four keys */
+static int lowest_each(const Game *g, const Spec *s, Plays *out) {
+    Hold avail = s->suit;
+    int chosen[MAXHAND], nc = 0, budget = s->m;
+    for (int i = 0; i < s->nu; i++) {
+        Place p;
+        p.s = s; p.o = g->o; p.i = i; p.budget = budget; p.count = 0; p.done = 0; p.np = 0;
+        place_walk(&p, &avail, shape_at(s, i), 0);
+        if (p.done) {
+            avail = p.result;
+            for (int q = 0; q < p.nchosen; q++) {
+                const Unit *u = &p.chosen_units[q];
+                for (int r = 0; r < u->l; r++)
+                    for (int t = 0; t < u->w; t++) if (nc < MAXHAND) chosen[nc++] = u->cards[r];
+            }
+        }
+        budget -= s->u[i].w * s->u[i].l;
+    }
+    for (int which = 0; which < 4; which++) {
+        int rs[MAXHAND], nr = 0, os[MAXHAND], no = 0, play[MAXHAND], np = 0;
+        for (int q = 0; q < avail.n; q++) {
+            int c = avail.card[q];
+            for (int t = 0; t < avail.cnt[c] && nr < MAXHAND; t++) rs[nr++] = c;
+        }
+        for (int q = 0; q < s->others.n; q++) {
+            int c = s->others.card[q];
+            for (int t = 0; t < s->others.cnt[c] && no < MAXHAND; t++) os[no++] = c;
+        }
+        stable_sort_by_key(g, which, rs, nr);
+        stable_sort_by_key(g, which, os, no);
+        for (int q = 0; q < nc; q++) play[np++] = chosen[q];
+        int more = s->m - np;
+        for (int q = 0; q < more && q < nr; q++) play[np++] = rs[q];
+        more = s->n - np;
+        for (int q = 0; q < more && q < no; q++) play[np++] = os[q];
+        if (!plays_push(out, play, np)) return 0;
+    }
+    return 1;
+}
+
+/* legal.follow_spec */
+static int follow_spec(const Game *g, int seat, Spec *s) {
+    const Order *o = g->o;
+    int k = g->lead_class;
+    s->n = 0;
+    for (int i = 0; i < g->nkinds; i++) s->n += g->kinds[i].w * g->kinds[i].l;
+    if (g->special) s->n = g->lead_size;  /* not holding the pattern: trumps, then any */
+    holding(g, seat, k, &s->suit);
+    hold_clear(&s->others);
+    for (int c = 0; c < NC; c++) if (g->held[seat][c] && o->klass[c] != k) hold_add(&s->others, c, g->held[seat][c]);
+    int total = hold_total(&s->suit);
+    s->m = s->n < total ? s->n : total;
+    s->nu = g->nkinds;
+    int singles = 1;
+    for (int i = 0; i < s->nu; i++) {
+        s->u[i] = g->kinds[i];
+        if (s->u[i].w > MAXW || s->u[i].l > MAXLEN) return 0;
+        s->ans[i] = &g->r->ans[s->u[i].w][s->u[i].l];
+        if (s->ans[i]->n == 0) return 0;
+        if (s->ans[i]->n != 1 || s->ans[i]->s[0].n) singles = 0;
+    }
+    if (singles) {
+        for (int i = 0; i < s->nu; i++) s->req[i] = 0;
+    } else {
+        find_required(s, o);
+    }
+    return 1;
+}
+

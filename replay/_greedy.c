@@ -8,7 +8,7 @@
  *   _core_game.h      a position and a play's strength (replay/state.py, trick.py)
  *   _core_follows.h   the legal follows (legal.FollowSpec)
  *   _core_playout.h   the rollout player (replay/playout.py) and a play applied
- *   _core_judge.h     the validator's checks of recorded tricks (replay/phases/*.py)
+ *   _core_judge.h     the validator's checks of recorded tricks (replay/phases/)
  *   _core_search.h    the exact search (replay/search.py) and playouts ending in it
  *
  * Every function mirrors one of the Python engine (named in its comment), down to the order in

@@ -36,6 +36,10 @@ static void holding(const Game *g, int seat, int k, Hold *h) {  /* state.class_h
     }
 }
 
+static int to_play(const Game *g) {  /* search.to_play (the hand not over) */
+    return g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
+}
+
 static int rank_of(int first, int lead_class) {  /* trick._rank */
     if (first == lead_class) return 0;
     if (lead_class != TRUMP && first == TRUMP) return 1;

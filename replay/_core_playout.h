@@ -408,3 +408,14 @@ static int apply(Game *g, int seat, const int *cards, int n) {
     return 1;
 }
 
+/* one play of the rollout player (playout.greedy_play) applied: its seat and cards into *seat
+ * and cards[0..*nc); 0 where it does not play the position (Python then does; an exception
+ * may be set) */
+static int greedy_step(Game *g, int *seat, int *cards, int *nc) {
+    *seat = to_play(g);
+    int any = 0;
+    for (int c = 0; c < NC; c++) if (g->held[*seat][c]) { any = 1; break; }
+    int ok = any && (g->nplays == 0 ? greedy_lead(g, *seat, cards, nc)
+                                     : greedy_follow(g, *seat, cards, nc));
+    return ok && apply(g, *seat, cards, *nc);
+}

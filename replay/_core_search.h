@@ -344,7 +344,7 @@ static int solve_node(Solver *S, int alpha, int beta) {
         if (low > alpha) alpha = low;
         if (high < beta) beta = high;
     }
-    int seat = g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
+    int seat = to_play(g);
     int total = 0;
     for (int c = 0; c < NC; c++) total += g->held[seat][c];
     if (!total) { S->status = HANDED_BACK; return 0; }  /* a broken world */
@@ -392,6 +392,18 @@ static int solve_node(Solver *S, int alpha, int beta) {
     return best;
 }
 
+/* the value of g searched (settled when the hand is over) into a Python result: the value,
+ * None where the search handed it back, NULL with an exception */
+static PyObject *searched(Game *g, TableObject *t, PyObject *settle) {
+    Solver S = {g, t, settle, 0, SOLVED};
+    for (int s = 0; s < g->P; s++)
+        for (int c = 0; c < NC; c++) S.held_key += (uint64_t)g->held[s][c] * z_held[s][c];
+    int value = g->finished ? settled(&S) : solve_node(&S, -1, INF_VALUE);
+    if (S.status == SOLVED) return PyLong_FromLong(value);
+    if (S.status == HANDED_BACK) Py_RETURN_NONE;
+    return NULL;
+}
+
 PyDoc_STRVAR(solve_doc,
 "solve(<play_out's arguments>, table, settle) -> int or None\n"
 "The defenders' final points under perfect play from the position (every card known), as\n"
@@ -411,14 +423,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     int loaded = load_position(g, &a);
     if (loaded < 0 || (loaded > 0 && g->special)) { result = Py_None; Py_INCREF(result); }
-    if (loaded <= 0 || result) goto done;
-    Solver S = {g, t, settle, 0, SOLVED};
-    for (int s = 0; s < g->P; s++)
-        for (int c = 0; c < NC; c++) S.held_key += (uint64_t)g->held[s][c] * z_held[s][c];
-    int value = solve_node(&S, -1, INF_VALUE);
-    if (S.status == SOLVED) result = PyLong_FromLong(value);
-    else if (S.status == HANDED_BACK) { result = Py_None; Py_INCREF(result); }
-done:
+    if (loaded > 0 && !result) result = searched(g, t, settle);
     free(g);
     return result;
 }
@@ -447,7 +452,7 @@ static PyObject *play_value(PyObject *self, PyObject *args) {
     int loaded = load_position(g, &a);
     if (loaded < 0) { result = Py_None; Py_INCREF(result); }
     if (loaded <= 0) goto done;
-    int cards[MAXHAND], nc;
+    int cards[MAXHAND], nc, seat;
     while (!g->finished) {
         if (g->nplays == 0) {
             int most = 0;
@@ -458,24 +463,13 @@ static PyObject *play_value(PyObject *self, PyObject *args) {
             }
             if (most <= endgame) break;
         }
-        int seat = g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
-        int any = 0;
-        for (int c = 0; c < NC; c++) if (g->held[seat][c]) { any = 1; break; }
-        int ok = any && (g->nplays == 0 ? greedy_lead(g, seat, cards, &nc)
-                                         : greedy_follow(g, seat, cards, &nc));
-        if (ok) ok = apply(g, seat, cards, nc);
-        if (!ok) {
+        if (!greedy_step(g, &seat, cards, &nc)) {
             if (!PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
             goto done;
         }
     }
     if (g->finished && g->last_winner < 0) { result = Py_None; Py_INCREF(result); goto done; }
-    Solver S = {g, t, settle, 0, SOLVED};
-    for (int s = 0; s < g->P; s++)
-        for (int c = 0; c < NC; c++) S.held_key += (uint64_t)g->held[s][c] * z_held[s][c];
-    int value = g->finished ? settled(&S) : solve_node(&S, -1, INF_VALUE);
-    if (S.status == SOLVED) result = PyLong_FromLong(value);
-    else if (S.status == HANDED_BACK) { result = Py_None; Py_INCREF(result); }
+    result = searched(g, t, settle);
 done:
     free(g);
     return result;

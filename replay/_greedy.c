@@ -299,15 +299,9 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     }
     PyObject *out = PyList_New(0);
     if (!out) goto done;
-    int cards[MAXHAND], nc;
+    int cards[MAXHAND], nc, seat;
     while (!g->finished) {
-        int seat = g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
-        int any = 0;
-        for (int c = 0; c < NC; c++) if (g->held[seat][c]) { any = 1; break; }
-        int ok = any && (g->nplays == 0 ? greedy_lead(g, seat, cards, &nc)
-                                         : greedy_follow(g, seat, cards, &nc));
-        if (ok) ok = apply(g, seat, cards, nc);
-        if (!ok) {  /* a position this does not play: Python plays it */
+        if (!greedy_step(g, &seat, cards, &nc)) {  /* a position it does not play: Python does */
             Py_DECREF(out);
             if (PyErr_Occurred()) goto done;
             result = Py_None; Py_INCREF(result);

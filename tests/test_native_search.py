@@ -15,7 +15,7 @@ from gamelog.model import Hand, Play
 from replay._native import greedy_core
 from replay.engine import HandReplay
 from replay.search import _native_solve, apply_play, choices, clone, solve, solve_python, table_size, to_play
-from tests.test_review import small_position
+from tests.test_review import set_position, small_position
 
 NATIVE = greedy_core() is not None
 needs_core = pytest.mark.skipif(not NATIVE, reason="the C core is not built")
@@ -97,18 +97,8 @@ def test_a_deals_table_is_shared_without_changing_a_value():
 def test_a_throw_of_three_units_is_searched():
     """Issue 23's position: seat 0 leads ♠A ♠K ♠Q, seat 1 holds a trump and no spades; the
     throw stands and takes every point (the C search tries throws of any size too)."""
-    from gamelog.model import FORMAT_VERSION, HandStart, MatchStart, Setup
-
-    rules = replay.get_ruleset("tractor", players=4, decks=1)
     holdings = [["AS", "KS", "QS"], ["3H", "4C", "6C"], ["2S", "3S", "4S"], ["4D", "6D", "7D"]]
-    events = [HandStart(match="t", hand=1, seq=0, dealer=1, level="2"),
-              Setup(match="t", hand=1, seq=1, holdings=holdings, kitty=["5C", "5D"],
-                    trump="H", level="2", declarer=1, leader=0)]
-    header = MatchStart(match="t", hand=0, seq=0, version=FORMAT_VERSION, ruleset="tractor",
-                        players=4, decks=1)
-    state = HandReplay(rules, Hand(match="t", number=1, events=events, header=header))
-    for ev in events:
-        state.apply(ev)
+    state = set_position("tractor", 4, 1, holdings, ["5C", "5D"], "H", "2", 1, 0)
     assert state.start_play()
     found = _native_solve(clone(state), {})
     assert found is not None and found == solve_python(clone(state), {})

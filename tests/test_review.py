@@ -26,7 +26,6 @@ def small_position(rng: random.Random, name: str, players: int, decks: int,
                    cards: int) -> HandReplay:
     """A set-up position: ``cards`` random cards a seat, a random kitty of two, trump, level,
     declarer and leader."""
-    rules = replay.get_ruleset(name, players=players, decks=decks)
     pack = [c for c in range(54) for _ in range(decks)]
     rng.shuffle(pack)
     holdings = [pack[i * cards:(i + 1) * cards] for i in range(players)]
@@ -34,11 +33,23 @@ def small_position(rng: random.Random, name: str, players: int, decks: int,
     trump = rng.choice(["S", "H", "C", "D", "NT"])
     level = rng.choice(["2", "5", "T", "K"])
     declarer = rng.randrange(players)
+    state = set_position(name, players, decks, [[CARD_TOKENS[c] for c in h] for h in holdings],
+                         [CARD_TOKENS[c] for c in kitty], trump, level, declarer,
+                         rng.randrange(players))
+    state.start_play()
+    return state
+
+
+def set_position(name: str, players: int, decks: int, holdings: list[list[str]],
+                 kitty: list[str], trump: str, level: str, declarer: int,
+                 leader: int) -> HandReplay:
+    """A hand set up with these holdings (card tokens), kitty, trump, level, declarer and
+    leader (标分 at a contract of 80), replayed up to its first play."""
+    rules = replay.get_ruleset(name, players=players, decks=decks)
     events = [
         HandStart(match="p", hand=1, seq=0, dealer=declarer, level=level),
-        Setup(match="p", hand=1, seq=1, holdings=[[CARD_TOKENS[c] for c in h] for h in holdings],
-              kitty=[CARD_TOKENS[c] for c in kitty], trump=trump, level=level,
-              declarer=declarer, leader=rng.randrange(players),
+        Setup(match="p", hand=1, seq=1, holdings=holdings, kitty=kitty, trump=trump,
+              level=level, declarer=declarer, leader=leader,
               contract=80 if name == "biaofen" else None),
     ]
     header = MatchStart(match="p", hand=0, seq=0, version=FORMAT_VERSION, ruleset=name,
@@ -46,7 +57,6 @@ def small_position(rng: random.Random, name: str, players: int, decks: int,
     state = HandReplay(rules, Hand(match="p", number=1, events=events, header=header))
     for ev in events:
         state.apply(ev)
-    state.start_play()
     return state
 
 
@@ -631,18 +641,8 @@ def test_the_search_agrees_with_an_independent_brute_force_throws_included(decks
 def test_a_three_card_throw_is_among_the_searched_leads():
     """Issue 23's example: seat 0 leads ♠A ♠K ♠Q (a throw that stands), seat 1 has one trump
     and no spades: the search must try the throw."""
-    from gamelog.model import Setup
-
-    rules = replay.get_ruleset("tractor", players=4, decks=1)
     holdings = [["AS", "KS", "QS"], ["3H", "4C", "5C"], ["2S", "3S", "4S"], ["6S", "7S", "8S"]]
-    events = [HandStart(match="p", hand=1, seq=0, dealer=1, level="2"),
-              Setup(match="p", hand=1, seq=1, holdings=holdings, kitty=["9C", "9D"],
-                    trump="H", level="2", declarer=1, leader=0)]
-    header = MatchStart(match="p", hand=0, seq=0, version=FORMAT_VERSION, ruleset="tractor",
-                        players=4, decks=1)
-    state = HandReplay(rules, Hand(match="p", number=1, events=events, header=header))
-    for ev in events:
-        state.apply(ev)
+    state = set_position("tractor", 4, 1, holdings, ["9C", "9D"], "H", "2", 1, 0)
     state.start_play()
     leads = choices(state, 0)
     assert sorted(map(len, leads))[-1] == 3

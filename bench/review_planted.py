@@ -12,6 +12,7 @@ fresh unless given, and printed.
 
     python bench/review_planted.py                       # one deck, 6 matches x 4 hands
     python bench/review_planted.py --decks 2 --seeds 11 12 13
+    python bench/review_planted.py --decks 2 --kinds points win ace   # the plays only
 """
 
 from __future__ import annotations
@@ -31,9 +32,12 @@ import replay  # noqa: E402
 from gamelog.cards import CARD_TOKENS  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
 from replay.engine import play_strength  # noqa: E402
+from replay.marks import MARKS  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import budget_at, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
+
+KINDS = frozenset({"points", "win", "ace", "bury"})
 
 
 class Planter(HeuristicAgent):
@@ -63,9 +67,11 @@ class Planter(HeuristicAgent):
       cards kept in hand instead), when that is 20 points a deck more than the agent's own
       burial."""
 
-    def __init__(self, rng: random.Random, planted: list[tuple[str, int, list[int]]]) -> None:
+    def __init__(self, rng: random.Random, planted: list[tuple[str, int, list[int]]],
+                 kinds: frozenset[str] = KINDS) -> None:
         super().__init__(rng)
         self.planted = planted
+        self.kinds = kinds
         self.done = False
         self.seen = -1
 
@@ -83,7 +89,8 @@ class Planter(HeuristicAgent):
         usual = super().bury(view, count)
         # plainly bad only when it buries far more than the agent's own burial would (until
         # session 20: 20 points in all, and the usual burial could be the same cards)
-        if sum(pts[c] for c in rich) - sum(pts[c] for c in usual) >= 20 * view.rules.decks:
+        if "bury" in self.kinds \
+                and sum(pts[c] for c in rich) - sum(pts[c] for c in usual) >= 20 * view.rules.decks:
             self.done = True
             self.planted.append(("bury", 0, sorted(rich)))
             return rich
@@ -100,8 +107,9 @@ class Planter(HeuristicAgent):
             pts = view.rules.points_table()
             mine = [c for c in order.members[trick.lead_class] if view.hand[c]]
             aces = [c for c in mine if CARD_TOKENS[c][0] == "A"]
-            if not view.partner_side(best.seat) and trick.lead_class != TRUMP \
-                    and kinds == [(1, 1)] and top is not None and top[0] == 1 and aces \
+            if "ace" in self.kinds and not view.partner_side(best.seat) \
+                    and trick.lead_class != TRUMP and kinds == [(1, 1)] and top is not None \
+                    and top[0] == 1 and aces \
                     and any(not pts[c] and c not in aces for c in mine) \
                     and spec.contains([aces[0]]):
                 return self._plant("ace", view, [aces[0]])
@@ -115,7 +123,8 @@ class Planter(HeuristicAgent):
                 # wins by a ruff at 0-3.7 points at one deck: the trump was worth as much)
                 winners = [c for c in beat if order.klass[c] == trick.lead_class != TRUMP]
                 losers = [c for c in legal if c not in beat and not pts[c]]
-                if on_table >= 10 * view.rules.decks and winners and losers:
+                if "win" in self.kinds and on_table >= 10 * view.rules.decks and winners \
+                        and losers:
                     return self._plant("win", view, [min(losers, key=lambda c: order.power[c])])
             declarer_side = view.declarer is not None and (
                 view.seat in view.rules.declarer_side(view.declarer))
@@ -129,7 +138,8 @@ class Planter(HeuristicAgent):
                 # win a later round) and no trump spent on a side-suit trick
                 spare = view.hand[cheap[0]] == 1 and CARD_TOKENS[cheap[0]][0] in "23456789" \
                     and (order.klass[cheap[0]] != TRUMP or trick.lead_class == TRUMP)
-                if pts[cheap[0]] == 0 and pts[rich[0]] >= 10 and spare \
+                if "points" in self.kinds and pts[cheap[0]] == 0 and pts[rich[0]] >= 10 \
+                        and spare \
                         and (beats is None or top is None or beats <= top):
                     return self._plant("points", view, rich)
         return super().follow(view, spec)
@@ -150,8 +160,12 @@ def main() -> None:
     ap.add_argument("--level", default="standard", help="the review's named budget")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each planted play's review (made, best, estimate, mark)")
+    ap.add_argument("--kinds", nargs="+", choices=sorted(KINDS), default=sorted(KINDS),
+                    help="plant only these kinds (default: every one; burials come first in "
+                         "a hand, so without them the plays are planted more often)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
+    kinds = frozenset(args.kinds)
     seeds = args.seeds or random.SystemRandom().sample(range(10_000, 10**7), args.matches)
     print(f"match seeds: {' '.join(map(str, seeds))}; review seed: {seeds[0]}", flush=True)
     rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
@@ -162,7 +176,8 @@ def main() -> None:
     for number, seed in enumerate(seeds, 1):
         planted: list[tuple[str, int, list[int]]] = []
         events = simulate_match(rules, f"planted-{seed}", seed, hands=args.hands,
-                                agents=lambda seat, rng, planted=planted: Planter(rng, planted)
+                                agents=lambda seat, rng, planted=planted:
+                                Planter(rng, planted, kinds)
                                 if seat == 1
                                 else HeuristicAgent(rng))
         hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
@@ -200,7 +215,7 @@ def main() -> None:
     print(f"planted plays reviewed: {len(every)}; marked {caught} "
           f"({100 * caught / max(len(every), 1):.0f} %); mean estimated swing "
           f"{statistics.mean(d.estimate for d in every) if every else 0:.1f} points "
-          f"(an inaccuracy is {7 * rules.decks / 2:g})", flush=True)
+          f"(an inaccuracy is {dict(MARKS)['inaccuracy'] * rules.decks / 2:g})", flush=True)
     for kind, ds in sorted(found_by.items()):
         marked = sum(d.mark is not None for d in ds)
         print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 7))
+MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 6))
 """Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
 points, so 100 for one deck halves them and 400 for four decks doubles them). They lie
 between the values that whole point cards give (multiples of 5 at every scale), never on
-one: a play that gives a 10 away at two decks (a 5 at one deck) is an inaccuracy with a
-margin, not a coin toss at the threshold."""
+one, and the inaccuracy lies below what a 10 given away at two decks costs in expectation
+(7-7.5: it matters about three times in four), not on it: that loss is an inaccuracy with a
+margin, not a coin toss at the threshold (7 until session 23; docs/review.md)."""
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,8 @@ class Budget:
     ``max_alternatives`` alternatives per decision (the play made always among them)."""
 
     samples: int = 32
-    confirm: int = 48
-    extend: int = 48
+    confirm: int = 64
+    extend: int = 36
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
     standard errors of the swing's estimate (the decision is not yet resolved)."""
     resolve: float = 2.0
@@ -38,6 +39,12 @@ class Budget:
     """The least spread assumed for the points between two plays on one deal (for 200 points;
     scaled): the standard error of a gain is never taken below ``spread / sqrt(deals)``, so a
     few deals on which two plays happened to score alike never settle a decision."""
+    trusted: int = 512
+    """Deals from which the race's stop reads a gain's standard error as measured; on fewer it
+    reads it raised by ``sqrt(trusted / deals)``: the first deals of a heavy-tailed gain (a
+    kitty changing hands on a rare deal) often miss or overweight its rare large values, and a
+    race looked at after every round would otherwise end early on a lucky estimate (``0``:
+    always as measured). The swing is charged the error as measured."""
     exact_cards: int = 4
     exact_deals: int = 256
     """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
@@ -69,11 +76,11 @@ class Budget:
 LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "contenders": 2},
     "standard": {},
-    "thorough": {"samples": 128, "confirm": 192},
+    "thorough": {"samples": 128, "confirm": 256},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
-``standard`` (the defaults: 32 deals a screening stage, five contenders, up to 2,352 deals a
+``standard`` (the defaults: 32 deals a screening stage, five contenders, up to 2,368 deals a
 decision still undecided; until session 20, when the rollout player was written in C: 8, three
 and 408), ``thorough`` (four times the deals)."""
 
@@ -197,7 +204,7 @@ class BidDecision:
 DECLARE_MARKS = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.25))
 """Swing thresholds of a trump declaration, in levels (the seat's team's levels gained less
 the other team's): a level is 40 points of a two-deck hand, so these sit near the play's 43,
-22 and 7 points."""
+22 and 6 points."""
 
 
 @dataclass

@@ -262,8 +262,8 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         best_i, error, deals = _race(evaluate, alternatives, ranked, sign, scale, budget,
                                      values, errors, counts)
     elif not exact and best_i != 0:  # no race (``confirm`` 0): the screen's own error
-        error = _floored(_paired([[r[0], r[best_i]] for r in rows], sign),
-                         _least_error(budget, scale, len(rows)))[1]
+        error = _gain_error(_paired([[r[0], r[best_i]] for r in rows], sign), budget, scale,
+                            len(rows))[1]
     estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
     # the swing is what the play gave away at the stated confidence: the estimate less z
     # standard errors (the noise of the deals is not charged to the player)
@@ -338,7 +338,8 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     standard errors of its gain) or after ``extend`` more rounds. Fills in the runners'
     ``values``, ``errors`` and ``counts``; returns the best (0 when no contender gained on the
     play made), the standard error of its gain, and the deals it was measured on. A standard
-    error is never taken below ``budget.spread`` (scaled) over the square root of the deals."""
+    error is taken as :func:`_gain_error` says, and the stop reads it raised on the first
+    deals (:func:`_early_error`)."""
     made: list[float] = []
     taken: dict[int, list[float]] = {i: [] for i in ranked}  # a runner's values, from deal 0
     running = list(ranked)
@@ -349,14 +350,16 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             made.append(r[0])
             for j, i in enumerate(running, 1):
                 taken[i].append(r[j])
-        floor = _least_error(budget, scale, len(made))
-        gains = {i: _floored(_paired([list(p) for p in zip(made, taken[i], strict=True)],
-                                     sign), floor) for i in running}
+        gains = {i: _gain_error(_paired([list(p) for p in zip(made, taken[i], strict=True)],
+                                        sign), budget, scale, len(made)) for i in running}
         leader = max(running, key=lambda i: (gains[i][0], -i))
         if round_ >= 2:  # a few deals can hide a rare large gain: no one drops out early
             running = [i for i in running if i == leader
                        or not _behind(taken[leader], taken[i], sign, budget.resolve + 1)]
-        if all(abs(gains[i][0] - t * scale) >= budget.resolve * gains[i][1]
+        # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
+        # deals are often lucky, and the race is looked at after every round
+        if all(abs(gains[i][0] - t * scale)
+               >= budget.resolve * _early_error(gains[i][1], budget, len(made))
                for i in running for _, t in MARKS):
             break
     for i in ranked:
@@ -369,15 +372,24 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     return (leader if gain > 0 else 0), error, len(made)
 
 
-def _least_error(budget: Budget, scale: float, deals: int) -> float:
-    """The least standard error a gain measured on ``deals`` deals is taken to have."""
-    return budget.spread * scale / deals ** 0.5
+def _gain_error(gain: tuple[float, float], budget: Budget, scale: float, deals: int
+                ) -> tuple[float, float]:
+    """A paired gain measured on ``deals`` deals with the standard error it is taken to have:
+    the measured one, never below ``budget.spread`` (scaled) over the square root of the
+    deals (a few deals on which two plays scored alike say little when a rare deal can part
+    them by a kitty)."""
+    mean, error = gain
+    return mean, max(error, budget.spread * scale / deals ** 0.5)
 
 
-def _floored(gain: tuple[float, float], floor: float) -> tuple[float, float]:
-    """A paired gain with its standard error raised to ``floor`` at least: a few deals on
-    which two plays scored alike say little when a rare deal can part them by a kitty."""
-    return gain[0], max(gain[1], floor)
+def _early_error(error: float, budget: Budget, deals: int) -> float:
+    """The standard error a race's stop reads: ``error`` raised by ``sqrt(budget.trusted /
+    deals)`` on fewer than ``budget.trusted`` deals. A heavy-tailed gain's first deals often
+    miss or overweight its rare large values (a kitty changing hands), and a race looked at
+    after every round would end early on a lucky estimate. Only the stop reads it: a race
+    that stops is as far from every threshold by the error as measured, so the mark is the
+    same either way, and the swing is charged the error as measured."""
+    return error * (budget.trusted / deals) ** 0.5 if deals < budget.trusted else error
 
 
 def _behind(leader: list[float], other: list[float], sign: int, resolve: float) -> bool:

@@ -32,7 +32,7 @@ import replay  # noqa: E402
 from gamelog.cards import CARD_TOKENS  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
 from replay.engine import play_strength  # noqa: E402
-from replay.marks import MARKS  # noqa: E402
+from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import budget_at, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
@@ -215,7 +215,7 @@ def main() -> None:
     print(f"planted plays reviewed: {len(every)}; marked {caught} "
           f"({100 * caught / max(len(every), 1):.0f} %); mean estimated swing "
           f"{statistics.mean(d.estimate for d in every) if every else 0:.1f} points "
-          f"(an inaccuracy is {dict(MARKS)['inaccuracy'] * rules.decks / 2:g})", flush=True)
+          f"(an inaccuracy is {dict(thresholds(rules.decks / 2))['inaccuracy']:g})", flush=True)
     for kind, ds in sorted(found_by.items()):
         marked = sum(d.mark is not None for d in ds)
         print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "

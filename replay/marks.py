@@ -355,8 +355,21 @@ def point_scale(state: Any) -> float:
     return total / 200 if total else 1.0
 
 
+LEAST_INACCURACY = 3.5
+"""The inaccuracy is never below this many points, whatever the pack: a 5 handed over costs
+3-3.75 in expectation in every game (it matters about two times in three to three in four),
+and a card's points do not scale with the pack, so the scaled threshold (3 at one deck) would
+sit on that cluster and mark the same 5 in one run and not in the next."""
+
+
+def thresholds(scale: float) -> tuple[tuple[str, float], ...]:
+    """The marks' thresholds in points for a game of ``scale`` × 200 points, worst first."""
+    return tuple((name, max(points * scale, LEAST_INACCURACY) if name == "inaccuracy"
+                  else points * scale) for name, points in MARKS)
+
+
 def mark_for(swing: float, scale: float) -> str | None:
-    for name, points in MARKS:
-        if swing >= points * scale:
+    for name, points in thresholds(scale):
+        if swing >= points:
             return name
     return None

@@ -79,6 +79,7 @@ from replay.marks import budget_at as budget_at
 from replay.marks import interval_of as interval_of
 from replay.marks import mark_for as mark_for
 from replay.marks import point_scale as point_scale
+from replay.marks import thresholds as thresholds
 from replay.order import TRUMP as TRUMP_CLASS
 from replay.rollouts import continuations as continuations
 from replay.rollouts import play_out as play_out
@@ -273,7 +274,7 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     unclear = unclear if unclear != mark else None
     confidence = None
     if mark is not None:
-        threshold = dict(MARKS)[mark] * scale
+        threshold = dict(thresholds(scale))[mark]
         confidence = 1.0 if exact or error == 0 else _normal_cdf((estimate - threshold) / error)
     tokens = [[CARD_TOKENS[c] for c in cards] for cards in alternatives]
     return Decision(trick=trick, seat=seat, lead=kind == "lead", kind=kind, made=tokens[0],
@@ -358,9 +359,9 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
                        or not _behind(taken[leader], taken[i], sign, budget.resolve + 1)]
         # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
         # deals are often lucky, and the race is looked at after every round
-        if all(abs(gains[i][0] - t * scale)
+        if all(abs(gains[i][0] - t)
                >= budget.resolve * _early_error(gains[i][1], budget, len(made))
-               for i in running for _, t in MARKS):
+               for i in running for _, t in thresholds(scale)):
             break
     for i in ranked:
         column = taken[i]

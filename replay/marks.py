@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 6))
+MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 5))
 """Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
 points, so 100 for one deck halves them and 400 for four decks doubles them). They lie
 between the values that whole point cards give (multiples of 5 at every scale), never on
-one, and the inaccuracy lies below what a 10 given away at two decks costs in expectation
-(7-7.5: it matters about three times in four), not on it: that loss is an inaccuracy with a
-margin, not a coin toss at the threshold (7 until session 23; docs/review.md)."""
+one, and the inaccuracy lies between what a 5 and a 10 given away at two decks cost in
+expectation (3-4.5 and 5.5-7.5: a card matters two times in three to three in four), not on
+either: that loss is an inaccuracy with a margin, not a coin toss at the threshold (7 until
+session 23; docs/review.md)."""
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,8 @@ class Budget:
     ``max_alternatives`` alternatives per decision (the play made always among them)."""
 
     samples: int = 32
-    confirm: int = 64
-    extend: int = 36
+    confirm: int = 96
+    extend: int = 24
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
     standard errors of the swing's estimate (the decision is not yet resolved)."""
     resolve: float = 2.0
@@ -76,11 +77,11 @@ class Budget:
 LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "contenders": 2},
     "standard": {},
-    "thorough": {"samples": 128, "confirm": 256},
+    "thorough": {"samples": 128, "confirm": 384},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
-``standard`` (the defaults: 32 deals a screening stage, five contenders, up to 2,368 deals a
+``standard`` (the defaults: 32 deals a screening stage, five contenders, up to 2,400 deals a
 decision still undecided; until session 20, when the rollout player was written in C: 8, three
 and 408), ``thorough`` (four times the deals)."""
 
@@ -204,7 +205,7 @@ class BidDecision:
 DECLARE_MARKS = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.25))
 """Swing thresholds of a trump declaration, in levels (the seat's team's levels gained less
 the other team's): a level is 40 points of a two-deck hand, so these sit near the play's 43,
-22 and 6 points."""
+22 and 5 points."""
 
 
 @dataclass
@@ -358,8 +359,8 @@ def point_scale(state: Any) -> float:
 LEAST_INACCURACY = 3.5
 """The inaccuracy is never below this many points, whatever the pack: a 5 handed over costs
 3-3.75 in expectation in every game (it matters about two times in three to three in four),
-and a card's points do not scale with the pack, so the scaled threshold (3 at one deck) would
-sit on that cluster and mark the same 5 in one run and not in the next."""
+and a card's points do not scale with the pack, so the scaled threshold (2.5 at one deck)
+would sit under that cluster and mark the same 5 in one run and not in the next."""
 
 
 def thresholds(scale: float) -> tuple[tuple[str, float], ...]:

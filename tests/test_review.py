@@ -889,33 +889,33 @@ def test_plays_that_score_alike_give_up_their_places_in_the_race():
 
 
 def test_a_race_does_not_end_on_the_lucky_first_deals_of_a_heavy_tailed_gain():
-    """The better play gains 60 points on one deal in 20 (3 on average: under the 6-point
-    inaccuracy), but on the race's first 64 deals it happens to gain on one in four (15 ±
-    3.3). Taken as measured, that error would settle the decision at once and mark it; raised
+    """The better play gains 60 points on one deal in 20 (3 on average: under the 5-point
+    inaccuracy), but on the race's first round of deals it happens to gain on one in four (15
+    ± 2.7). Taken as measured, that error would settle the decision at once and mark it; raised
     on fewer than ``trusted`` deals, it keeps the race going until the rare deals show their
     true rate, and the decision is not marked."""
 
     def value(a: int, n: int) -> float:
-        lucky = 32 <= n < 96
+        lucky = 32 <= n < 32 + Budget.confirm
         return 50 + 60 * (a == 1 and n % (4 if lucky else 20) == 0)
 
     hasty = _judged(_Deals(value), 2, trusted=0)
     assert hasty.mark == "inaccuracy" and hasty.deals == Budget.confirm, \
         (hasty.mark, hasty.deals)
     d = _judged(_Deals(value), 2)
-    assert d.mark is None and d.deals > Budget.confirm and d.estimate < 6, \
+    assert d.mark is None and d.deals > Budget.confirm and d.estimate < 5, \
         (d.mark, d.deals, d.estimate)
 
 
 def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_not():
     """Resolution, not a fixed count, decides the deals: a play 20 points better than the
     other (every threshold far from the other's gain, even with the first rounds' standard
-    error raised) is settled after one round; a gain next to the inaccuracy's threshold (6
+    error raised) is settled after one round; a gain next to the inaccuracy's threshold (5
     points at two decks) is sampled to the budget's end."""
     rng = random.Random(5)
     noise = [rng.gauss(0, 20) for _ in range(5000)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 20) * (a == 1)), 2)
-    near = _judged(_Deals(lambda a, n: 50 + (6.5 + noise[n]) * (a == 1)), 2)
+    near = _judged(_Deals(lambda a, n: 50 + (5.5 + noise[n]) * (a == 1)), 2)
     rounds = Budget.confirm, Budget.extend + 1
     assert far.mark is None and far.deals == rounds[0], far.deals
     assert near.deals == rounds[0] * rounds[1], near.deals
@@ -957,15 +957,15 @@ def test_accuracy_interval_is_the_reviews_noise():
 
 
 def test_the_thresholds_scale_with_the_pack_and_the_inaccuracy_never_falls_under_a_5s_cost():
-    """Inaccuracy, mistake and blunder at 6, 22 and 43 points of a two-deck game, scaled by the
+    """Inaccuracy, mistake and blunder at 5, 22 and 43 points of a two-deck game, scaled by the
     pack's points, but the inaccuracy never under 3.5 points: a 5 handed over costs 3-3.75 in
     expectation whatever the pack (docs/review.md, "Swing, marks and accuracy")."""
     from replay.marks import mark_for, thresholds
 
-    assert dict(thresholds(1.0)) == {"blunder": 43, "mistake": 22, "inaccuracy": 6}
-    assert dict(thresholds(2.0)) == {"blunder": 86, "mistake": 44, "inaccuracy": 12}
+    assert dict(thresholds(1.0)) == {"blunder": 43, "mistake": 22, "inaccuracy": 5}
+    assert dict(thresholds(2.0)) == {"blunder": 86, "mistake": 44, "inaccuracy": 10}
     assert dict(thresholds(0.5)) == {"blunder": 21.5, "mistake": 11, "inaccuracy": 3.5}
-    assert mark_for(5.9, 1.0) is None and mark_for(6.0, 1.0) == "inaccuracy"
+    assert mark_for(4.9, 1.0) is None and mark_for(5.0, 1.0) == "inaccuracy"
     assert mark_for(3.2, 0.5) is None and mark_for(3.5, 0.5) == "inaccuracy"
     assert mark_for(21.9, 1.0) == "inaccuracy" and mark_for(22.0, 1.0) == "mistake"
     assert mark_for(11.0, 0.5) == "mistake" and mark_for(43.0, 1.0) == "blunder"

@@ -40,14 +40,14 @@ from shengji.cli.common import (
 @click.option("--level", type=click.Choice(["quick", "standard", "thorough"]),
               default="standard", show_default=True,
               help="Budget by name: quick (3 deals a decision, 9 a race round; for large "
-                   "collections, about a tenth of standard's time), standard (32 and 64), "
-                   "thorough (128 and 256).")
+                   "collections, about a tenth of standard's time), standard (32 and 96), "
+                   "thorough (128 and 384).")
 @click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
               help=f"Budget: random deals of the unseen cards per decision (at most "
                    f"{MAX_SAMPLES}; default: the level's).")
 @click.option("--confirm", type=click.IntRange(min=0, max=MAX_CONFIRM),
               help="Budget: fresh deals a round of the race between the best alternatives "
-                   "and the play made (up to 37 rounds, until resolved; 0: no race; "
+                   "and the play made (up to 25 rounds, until resolved; 0: no race; "
                    "default: the level's).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The same seed, the same review.")
@@ -71,7 +71,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     there: random deals of the cards the player could not see, played out by a
     deterministic rollout player (the last two tricks searched exactly), or an exact search
     once four cards a seat remain. The swing
-    is what the play gave away against the best alternative, from the player's side; 6, 22
+    is what the play gave away against the best alternative, from the player's side; 5, 22
     and 43 points (in a two-deck game, scaled by the deck's points), one standard error clear
     of the estimate's noise, mark an inaccuracy, a mistake and a blunder. Accuracy per player
     is 100 x mean(1 - min(swing, 43) / 43). An estimate, not a verdict: see docs/review.md.

@@ -11,11 +11,12 @@ from typing import Any
 
 MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 5))
 """Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
-points, so 100 for one deck halves them and 400 for four decks doubles them). They lie
-between the values that whole point cards give (multiples of 5 at every scale), never on
-one, and the inaccuracy lies between what a 5 and a 10 given away at two decks cost in
-expectation (3-4.5 and 5.5-7.5: a card matters two times in three to three in four), not on
-either: that loss is an inaccuracy with a margin, not a coin toss at the threshold (7 until
+points, so 100 for one deck halves them and 400 for four decks doubles them; the inaccuracy
+never under :data:`LEAST_INACCURACY`: :func:`thresholds`). The mistake and the blunder lie
+between the values that whole point cards give (multiples of 5 at every scale), never on one;
+the inaccuracy lies between what a 5 and a 10 given away at two decks cost in expectation
+(3-4.5 and 5.5-7.5: a card matters half the time to three times in four), on neither cluster:
+a sampled swing is charged its standard error first, so the cut falls near 5.5 (7 until
 session 23; docs/review.md)."""
 
 

@@ -109,10 +109,12 @@ _MEMO_LIMIT: Final = 20_000
 
 
 def decompose(cards: list[int], order: CardOrder) -> list[Unit]:
-    """The units of a lead, most significant first (identical cards stay together).
+    """The units of a lead, most significant first (identical cards stay together; units of
+    one kind and power in the order played).
 
-    Memoised per card order: the same plays recur across hands. Callers must not mutate the
-    list returned."""
+    Memoised per card order and sequence of cards (the order played decides ties, so a memo
+    keyed on the sorted cards gave the first caller's order to every later one): the same
+    plays recur across hands. Callers must not mutate the list returned."""
     if cards:
         first = cards[0]
         for c in cards:
@@ -120,7 +122,7 @@ def decompose(cards: list[int], order: CardOrder) -> list[Unit]:
                 break
         else:  # copies of one card (a single, a pair, ...): one unit, found at once
             return [Unit(len(cards), 1, order.power[first], (first,))]
-    key = (order.uid, tuple(sorted(cards)))
+    key = (order.uid, tuple(cards))
     found = _DECOMPOSED.get(key)
     if found is None:
         if len(_DECOMPOSED) > _MEMO_LIMIT:

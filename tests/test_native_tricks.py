@@ -173,3 +173,22 @@ def test_the_checks_without_the_core_give_the_same_reports():
             for env in ({}, {"SHENGJI_NATIVE_PLAYOUT": "0"})]
     assert runs[0] == runs[1]
     assert int(runs[0].split()[0]) > 300
+
+
+def test_a_throws_units_of_one_power_keep_the_order_played_whatever_was_decomposed_before():
+    """Two singles of one power in a throw (two off-suit level cards) keep the order they were
+    played in, as the C core keeps them, even when the same cards in another order were
+    decomposed first (the memo was keyed on the sorted cards, so the first order seen won:
+    a trick's record then depended on the hands validated before it)."""
+    import replay
+    from gamelog.cards import CARD_TOKENS, Rank, Suit
+    from replay.order import standard_order
+    from replay.units import decompose
+
+    order = standard_order(Suit.SPADES, Rank.TWO)
+    twos = [c for c in range(52) if CARD_TOKENS[c][0] == "2" and CARD_TOKENS[c][1] != "S"][:2]
+    assert order.power[twos[0]] == order.power[twos[1]]
+    replay.clear_caches()
+    first = [u.cards for u in decompose([twos[0], twos[1]], order)]
+    second = [u.cards for u in decompose([twos[1], twos[0]], order)]
+    assert first == [(twos[0],), (twos[1],)] and second == [(twos[1],), (twos[0],)]

@@ -7,12 +7,18 @@ of points left to the opponents by the last player who could win it with a card 
 suit, an ace of the led suit thrown under an opponent's ruff while a lower card of the suit
 could go, and, as the declarer, the most points it can buried in the kitty. Every hand is
 reviewed; the benchmark prints how many planted plays were marked (per kind, with their
-estimated swings) and the share of the heuristic seats' decisions marked. Seeds are drawn
-fresh unless given, and printed.
+estimated swings) and the share of the other seats' decisions marked (by kind). Seeds are
+drawn fresh unless given, and printed.
+
+With ``--seats lookahead`` every other decision (the planted seat's too) is played by the
+lookahead agent (bench/lookahead.py), which leads and follows as the review's own machinery
+judges on a small budget: its decisions measure what the review marks in good play (its
+noise), the heuristic agent's include that agent's own weaknesses (its leads above all).
 
     python bench/review_planted.py                       # one deck, 6 matches x 4 hands
     python bench/review_planted.py --decks 2 --seeds 11 12 13
     python bench/review_planted.py --decks 2 --kinds points win ace   # the plays only
+    python bench/review_planted.py --seats lookahead --decks 2        # among good players
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import budget_at, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
+
+from bench.lookahead import LookaheadAgent, install  # noqa: E402
 
 KINDS = frozenset({"points", "win", "ace", "bury"})
 
@@ -68,12 +76,18 @@ class Planter(HeuristicAgent):
       burial."""
 
     def __init__(self, rng: random.Random, planted: list[tuple[str, int, list[int]]],
-                 kinds: frozenset[str] = KINDS) -> None:
+                 kinds: frozenset[str] = KINDS, base: HeuristicAgent | None = None) -> None:
         super().__init__(rng)
         self.planted = planted
         self.kinds = kinds
         self.done = False
         self.seen = -1
+        self.base = base
+        """Who plays the seat's other decisions (``None``: the heuristic agent)."""
+
+    def lead(self, view):  # type: ignore[no-untyped-def]
+        self._new_hand(view)
+        return self.base.lead(view) if self.base is not None else super().lead(view)
 
     def _new_hand(self, view) -> None:  # type: ignore[no-untyped-def]
         if len(view.tricks) < self.seen:
@@ -142,7 +156,8 @@ class Planter(HeuristicAgent):
                         and spare \
                         and (beats is None or top is None or beats <= top):
                     return self._plant("points", view, rich)
-        return super().follow(view, spec)
+        return self.base.follow(view, spec) if self.base is not None \
+            else super().follow(view, spec)
 
     def _plant(self, kind: str, view, cards: list[int]) -> list[int]:  # type: ignore[no-untyped-def]
         self.done = True
@@ -163,23 +178,39 @@ def main() -> None:
     ap.add_argument("--kinds", nargs="+", choices=sorted(KINDS), default=sorted(KINDS),
                     help="plant only these kinds (default: every one; burials come first in "
                          "a hand, so without them the plays are planted more often)")
+    ap.add_argument("--seats", choices=("heuristic", "lookahead"), default="heuristic",
+                    help="who plays the other decisions: the simulator's heuristic agent, or "
+                         "the lookahead agent that plays as the review judges on a small "
+                         "budget (bench/lookahead.py; slower)")
+    ap.add_argument("--deals", type=int, default=48,
+                    help="the lookahead agent's deals a decision (default 48)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     kinds = frozenset(args.kinds)
+    if args.seats == "lookahead":
+        install()
+
+    def seat_agent(rng: random.Random) -> HeuristicAgent:
+        return LookaheadAgent(rng, args.deals) if args.seats == "lookahead" \
+            else HeuristicAgent(rng)
+
     seeds = args.seeds or random.SystemRandom().sample(range(10_000, 10**7), args.matches)
     print(f"match seeds: {' '.join(map(str, seeds))}; review seed: {seeds[0]}", flush=True)
     rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
     found_by: dict[str, list] = {}
     others, others_marked = 0, 0
     others_by: dict[str, int] = {}
+    seen_kind: dict[str, int] = {}
+    marked_kind: dict[str, int] = {}
     started = time.perf_counter()
     for number, seed in enumerate(seeds, 1):
         planted: list[tuple[str, int, list[int]]] = []
         events = simulate_match(rules, f"planted-{seed}", seed, hands=args.hands,
                                 agents=lambda seat, rng, planted=planted:
-                                Planter(rng, planted, kinds)
+                                Planter(rng, planted, kinds,
+                                        None if args.seats == "heuristic" else seat_agent(rng))
                                 if seat == 1
-                                else HeuristicAgent(rng))
+                                else seat_agent(rng))
         hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
         mine: list = []
         budget = budget_at(args.level, seed=seeds[0], declarations=False)
@@ -190,8 +221,10 @@ def main() -> None:
                 else:
                     others += 1
                     others_marked += d.mark is not None
+                    seen_kind[d.kind] = seen_kind.get(d.kind, 0) + 1
                     if d.mark is not None:
                         others_by[d.mark] = others_by.get(d.mark, 0) + 1
+                        marked_kind[d.kind] = marked_kind.get(d.kind, 0) + 1
         # each planted play, found by its trick and cards among seat 1's decisions after the
         # previous one's (both lists are in the order of play)
         at = 0
@@ -221,10 +254,12 @@ def main() -> None:
         print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "
               f"{' '.join(f'{d.estimate:.1f}' for d in sorted(ds, key=lambda d: d.estimate))}",
               flush=True)
-    print(f"heuristic seats' decisions marked: {others_marked} of {others} "
+    print(f"{args.seats} seats' decisions marked: {others_marked} of {others} "
           f"({100 * others_marked / max(others, 1):.1f} %: "
           + ", ".join(f"{others_by.get(m, 0)} {m}" for m in ("inaccuracy", "mistake", "blunder"))
-          + ")", flush=True)
+          + "); by kind: "
+          + ", ".join(f"{k} {marked_kind.get(k, 0)} of {n}" for k, n in sorted(seen_kind.items())),
+          flush=True)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from replay.review import Budget, accuracy, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
 
+from bench.lookahead import LookaheadAgent, install  # noqa: E402
+
 SAMPLES = ["tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "biaofen-3p",
            "biaofen-4p", "wanfen"]
 
@@ -77,14 +79,20 @@ def agreement(hands_each: int) -> None:
 
 
 def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
-         rollout: str = "greedy") -> None:
+         rollout: str = "greedy", seats: str = "heuristic") -> None:
     rules = replay.get_ruleset("tractor", players=4, decks=decks)
+    if seats == "lookahead":
+        install()
+
+    def others(rng):  # type: ignore[no-untyped-def]
+        return LookaheadAgent(rng) if seats == "lookahead" else HeuristicAgent(rng)
+
     by: dict[int, list] = {s: [] for s in range(4)}
     per_seed: dict[int, list[float]] = {s: [] for s in range(4)}
     scale = 1.0
     for seed in seeds:
         events = simulate_match(rules, f"weak-{seed}", seed, hands=hands, agents=lambda seat, rng:
-                                RandomAgent(rng) if seat == 1 else HeuristicAgent(rng))
+                                RandomAgent(rng) if seat == 1 else others(rng))
         played = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
         seed_by: dict[int, list] = {s: [] for s in range(4)}
         for r in review_hands(iter(played), budget=Budget(seed=seed, rollout=rollout),
@@ -96,7 +104,7 @@ def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
         for s in range(4):
             per_seed[s].append(accuracy(seed_by[s], scale) or 0.0)
     print(f"tractor, {decks} deck(s), seeds {' '.join(map(str, seeds))}, {hands} hands each; "
-          f"seat 1 plays at random; {rollout} rollouts")
+          f"seat 1 plays at random, the others {seats}; {rollout} rollouts")
     print(f"{'seat':>4} {'decisions':>9} {'mistake rate':>12} {'marked rate':>11} "
           f"{'mean swing':>10} {'accuracy':>8}  accuracy per seed")
     for s in range(4):
@@ -113,10 +121,10 @@ def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
 
     for label, marks in (("mistake", ("mistake", "blunder")),
                          ("marked", ("inaccuracy", "mistake", "blunder"))):
-        weak_rate, others = rate([1], marks), rate([0, 2, 3], marks)
-        ratio = f"{weak_rate / others:.1f}x" if others else "inf"
-        print(f"{label} rate: random seat {weak_rate:.3f}, heuristic seats {others:.3f} ({ratio})",
-              flush=True)
+        weak_rate, rest = rate([1], marks), rate([0, 2, 3], marks)
+        ratio = f"{weak_rate / rest:.1f}x" if rest else "inf"
+        print(f"{label} rate: random seat {weak_rate:.3f}, {seats} seats {rest:.3f} "
+              f"({ratio})", flush=True)
     lowest = [seed for i, seed in enumerate(seeds)
               if per_seed[1][i] < min(per_seed[s][i] for s in (0, 2, 3))]
     missed = [seed for seed in seeds if seed not in lowest]
@@ -142,6 +150,9 @@ def main() -> None:
     ap.add_argument("--decks", type=int, action="append",
                     help="deck counts of the weak run (default: 1)")
     ap.add_argument("--weak-hands", type=int, default=8, help="hands a match (weak)")
+    ap.add_argument("--seats", choices=("heuristic", "lookahead"), default="heuristic",
+                    help="who plays the other seats of the weak run: the heuristic agent, or "
+                         "the lookahead agent (bench/lookahead.py: plays as the review judges)")
     args = ap.parse_args()
     parts = args.only or ["speed", "agreement", "weak"]
     if "speed" in parts:
@@ -153,7 +164,7 @@ def main() -> None:
 
         seeds = args.seed_list or random.SystemRandom().sample(range(10_000, 10**7), args.seeds)
         for decks in args.decks or [1]:
-            weak(decks, seeds, args.weak_hands, args.jobs, args.rollout)
+            weak(decks, seeds, args.weak_hands, args.jobs, args.rollout, args.seats)
 
 
 if __name__ == "__main__":

@@ -418,10 +418,10 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, POSITION_FORMAT "O!O", POSITION_ARGS(a), &TableType, &t, &settle))
         return NULL;
     z_init();
-    Game *g = calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
+    int loaded;
+    Game *g = open_game(&a, &loaded);
+    if (!g) return NULL;
     PyObject *result = NULL;
-    int loaded = load_position(g, &a);
     if (loaded < 0 || (loaded > 0 && g->special)) { result = Py_None; Py_INCREF(result); }
     if (loaded > 0 && !result) result = searched(g, t, settle);
     free(g);
@@ -446,10 +446,10 @@ static PyObject *play_value(PyObject *self, PyObject *args) {
                           &t, &settle))
         return NULL;
     z_init();
-    Game *g = calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
+    int loaded;
+    Game *g = open_game(&a, &loaded);
+    if (!g) return NULL;
     PyObject *result = NULL;
-    int loaded = load_position(g, &a);
     if (loaded < 0) { result = Py_None; Py_INCREF(result); }
     if (loaded <= 0) goto done;
     int cards[MAXHAND], nc, seat;

@@ -286,13 +286,22 @@ static int load_position(Game *g, const Position *a) {
     return 1;
 }
 
+/* A game set up from a parsed position (freed by the caller), or NULL with MemoryError set;
+   *loaded is load_position's answer (1 loaded, 0 a Python error, -1 a position Python plays). */
+static Game *open_game(const Position *a, int *loaded) {
+    Game *g = calloc(1, sizeof(Game));
+    if (!g) { PyErr_NoMemory(); return NULL; }
+    *loaded = load_position(g, a);
+    return g;
+}
+
 static PyObject *play_out(PyObject *self, PyObject *args) {
     Position a;
     if (!PyArg_ParseTuple(args, POSITION_FORMAT, POSITION_ARGS(a))) return NULL;
-    Game *g = calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
+    int loaded;
+    Game *g = open_game(&a, &loaded);
+    if (!g) return NULL;
     PyObject *result = NULL;
-    int loaded = load_position(g, &a);
     if (loaded <= 0) {
         if (loaded < 0) { result = Py_None; Py_INCREF(result); }
         goto done;

@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import gamelog  # noqa: E402
 import replay  # noqa: E402
+from bench.lookahead import LookaheadAgent, install  # noqa: E402
 from gamelog.cards import CARD_TOKENS  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
 from replay.engine import play_strength  # noqa: E402
@@ -42,8 +43,6 @@ from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import budget_at, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
-
-from bench.lookahead import LookaheadAgent, install  # noqa: E402
 
 KINDS = frozenset({"points", "win", "ace", "bury"})
 

@@ -32,11 +32,10 @@ sys.path.insert(0, str(ROOT))
 
 import gamelog  # noqa: E402
 import replay  # noqa: E402
+from bench.lookahead import LookaheadAgent, install  # noqa: E402
 from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from replay.review import Budget, accuracy, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
-
-from bench.lookahead import LookaheadAgent, install  # noqa: E402
 
 SAMPLES = ["tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "biaofen-3p",
            "biaofen-4p", "wanfen"]

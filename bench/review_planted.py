@@ -67,9 +67,11 @@ class Planter(HeuristicAgent):
       it holds a card of the led suit that would (the points left to the other side; until
       session 20 the winning card could be a trump, whose cost the review rightly weighed);
     - ``ace``: a side suit led with a single, an opponent's trump winning the trick, it plays
-      its ace of the suit under the ruff while it holds a lower pointless card of the suit (an
-      ace that would likely have won a later round is thrown away; until session 19 the lower
-      card could be a 10 or a K, and the ace was then the cheaper card to give);
+      its ace of the suit under the ruff while it holds a lower pointless card of the suit, the
+      ace sure to win a later round of the suit (no copy of it unseen: at two decks the other
+      ace played or held) that is thrown away (until session 19 the lower card could be a 10
+      or a K, and the ace was then the cheaper card to give; until session 24 the ace need not
+      be sure);
     - ``bury``: as the declarer, it buries the most points it can in the kitty (pointless
       cards kept in hand instead), when that is 20 points a deck more than the agent's own
       burial."""
@@ -119,7 +121,10 @@ class Planter(HeuristicAgent):
             top = play_strength(order, trick.lead_class, kinds, best.cards)
             pts = view.rules.points_table()
             mine = [c for c in order.members[trick.lead_class] if view.hand[c]]
-            aces = [c for c in mine if CARD_TOKENS[c][0] == "A"]
+            # a sure winner of its suit: no copy of it the seat has not seen (at two decks and
+            # more the other ace played already or held; until session 24 any ace, which at
+            # two decks may lose to the other one and was valued at 1-5 points)
+            aces = [c for c in mine if CARD_TOKENS[c][0] == "A" and not view.unseen[c]]
             if "ace" in self.kinds and not view.partner_side(best.seat) \
                     and trick.lead_class != TRUMP and kinds == [(1, 1)] and top is not None \
                     and top[0] == 1 and aces \

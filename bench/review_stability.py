@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 import gamelog  # noqa: E402
 import replay  # noqa: E402
 from replay.engine import HandReplay  # noqa: E402
-from replay.marks import mark_for, point_scale  # noqa: E402
+from replay.marks import LEAST_INACCURACY, mark_for, point_scale  # noqa: E402
 from replay.review import Budget, review_hands  # noqa: E402
 
 
@@ -84,9 +84,10 @@ def rules(a: list, b: list, scale: float) -> None:
         def moved(d, points=points):  # type: ignore[no-untyped-def]
             swing = d.estimate if d.exact else d.estimate - d.error
             found = mark_for(swing, scale)
-            if found is None and swing >= points * scale:
+            least = max(points * scale, LEAST_INACCURACY)  # never under a 5's cost
+            if found is None and swing >= least:
                 return "inaccuracy"
-            return None if found == "inaccuracy" and swing < points * scale else found
+            return None if found == "inaccuracy" and swing < least else found
         pairs = [(moved(x), moved(y)) for x, y in zip(a, b, strict=True)]
         either = [(p, q) for p, q in pairs if p or q]
         same = sum(p == q for p, q in either)

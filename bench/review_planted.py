@@ -188,9 +188,14 @@ def main() -> None:
                          "budget (bench/lookahead.py; slower)")
     ap.add_argument("--deals", type=int, default=48,
                     help="the lookahead agent's deals a decision (default 48)")
+    ap.add_argument("--again", type=int, metavar="SEED",
+                    help="review every hand a second time with this review seed and print how "
+                         "many of the decisions marked in either run get the same mark in "
+                         "both (the stability on these games)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     kinds = frozenset(args.kinds)
+    pairs: list[tuple] = []  # (first run's decision, second run's), with --again
     if args.seats == "lookahead":
         install()
 
@@ -218,7 +223,9 @@ def main() -> None:
         hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
         mine: list = []
         budget = budget_at(args.level, seed=seeds[0], declarations=False)
+        firsts: list = []
         for r in review_hands(iter(hands), budget=budget, jobs=args.jobs):
+            firsts += r.decisions
             for d in r.decisions:
                 if d.seat == 1:
                     mine.append((r.hand, d))
@@ -229,6 +236,11 @@ def main() -> None:
                     if d.mark is not None:
                         others_by[d.mark] = others_by.get(d.mark, 0) + 1
                         marked_kind[d.kind] = marked_kind.get(d.kind, 0) + 1
+        if args.again is not None:
+            second = budget_at(args.level, seed=args.again, declarations=False)
+            seconds = [d for r in review_hands(iter(hands), budget=second, jobs=args.jobs)
+                       for d in r.decisions]
+            pairs += list(zip(firsts, seconds, strict=True))
         # each planted play, found by its trick and cards among seat 1's decisions after the
         # previous one's (both lists are in the order of play)
         at = 0
@@ -258,6 +270,18 @@ def main() -> None:
         print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "
               f"{' '.join(f'{d.estimate:.1f}' for d in sorted(ds, key=lambda d: d.estimate))}",
               flush=True)
+    if args.again is not None:
+        either = [(a, b) for a, b in pairs if a.mark or b.mark]
+        same = sum(a.mark == b.mark for a, b in either)
+        print(f"review seeds {seeds[0]} and {args.again}: {len(pairs)} decisions; marked in "
+              f"either {len(either)}, the same mark {same} "
+              f"({100 * same / max(len(either), 1):.0f} %)", flush=True)
+        for a, b in either if args.verbose else []:
+            if a.mark != b.mark:
+                print(f"    trick {a.trick} seat {a.seat} {a.kind}: {a.mark or '-'} "
+                      f"({a.estimate:.1f} ± {a.error:.1f}, {a.deals} deals) against "
+                      f"{b.mark or '-'} ({b.estimate:.1f} ± {b.error:.1f}, {b.deals} deals)",
+                      flush=True)
     print(f"{args.seats} seats' decisions marked: {others_marked} of {others} "
           f"({100 * others_marked / max(others, 1):.1f} %: "
           + ", ".join(f"{others_by.get(m, 0)} {m}" for m in ("inaccuracy", "mistake", "blunder"))

@@ -71,7 +71,9 @@ class Planter(HeuristicAgent):
       ace sure to win a later round of the suit (no copy of it unseen: at two decks the other
       ace played or held) that is thrown away (until session 19 the lower card could be a 10
       or a K, and the ace was then the cheaper card to give; until session 24 the ace need not
-      be sure);
+      be sure). The ruffer has shown a void in the suit, so the ace wins a later round only
+      where that opponent cannot ruff it then: the cost is often small, and nothing when both
+      opponents are void (the review valued one such ace at 0.0 in session 24, rightly);
     - ``bury``: as the declarer, it buries the most points it can in the kitty (pointless
       cards kept in hand instead), when that is 20 points a deck more than the agent's own
       burial."""

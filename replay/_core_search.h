@@ -437,6 +437,30 @@ PyDoc_STRVAR(play_value_doc,
 "lead, every seat holds at most endgame cards, and the exact search values the rest (table\n"
 "and settle as solve's). None where either part needs Python.");
 
+/* the game played on by the rollout player until, at a lead, every seat holds at most
+ * endgame cards, the rest searched: the defenders' final points, None where Python must play
+ * it, NULL with an exception */
+static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *settle) {
+    int cards[MAXHAND], nc, seat;
+    while (!g->finished) {
+        if (g->nplays == 0) {
+            int most = 0;
+            for (int s = 0; s < g->P; s++) {
+                int n = 0;
+                for (int c = 0; c < NC; c++) n += g->held[s][c];
+                if (n > most) most = n;
+            }
+            if (most <= endgame) break;
+        }
+        if (!greedy_step(g, &seat, cards, &nc)) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    if (g->finished && g->last_winner < 0) Py_RETURN_NONE;
+    return searched(g, t, settle);
+}
+
 static PyObject *play_value(PyObject *self, PyObject *args) {
     Position a;
     int endgame;
@@ -451,26 +475,72 @@ static PyObject *play_value(PyObject *self, PyObject *args) {
     if (!g) return NULL;
     PyObject *result = NULL;
     if (loaded < 0) { result = Py_None; Py_INCREF(result); }
-    if (loaded <= 0) goto done;
-    int cards[MAXHAND], nc, seat;
-    while (!g->finished) {
-        if (g->nplays == 0) {
-            int most = 0;
-            for (int s = 0; s < g->P; s++) {
-                int n = 0;
-                for (int c = 0; c < NC; c++) n += g->held[s][c];
-                if (n > most) most = n;
-            }
-            if (most <= endgame) break;
-        }
-        if (!greedy_step(g, &seat, cards, &nc)) {
-            if (!PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
-            goto done;
-        }
-    }
-    if (g->finished && g->last_winner < 0) { result = Py_None; Py_INCREF(result); goto done; }
-    result = searched(g, t, settle);
-done:
+    if (loaded > 0) result = rollout_from(g, endgame, t, settle);
     free(g);
     return result;
+}
+
+PyDoc_STRVAR(play_values_doc,
+"play_values(<play_out's arguments>, seat, plays, endgame, table, settle) -> list or None\n"
+"play_value of the position after each of plays (lists of cards) made by seat, the seat to\n"
+"play: the position read once, each play applied to a copy (a lead of one unit or a follow:\n"
+"the caller keeps throws, which may fail, to itself). None in the list for a play it hands\n"
+"back, None for all where the position needs Python.");
+
+static PyObject *play_values(PyObject *self, PyObject *args) {
+    Position a;
+    int seat, endgame;
+    PyObject *plays, *settle;
+    TableObject *t;
+    if (!PyArg_ParseTuple(args, POSITION_FORMAT "iO!iO!O", POSITION_ARGS(a), &seat,
+                          &PyList_Type, &plays, &endgame, &TableType, &t, &settle))
+        return NULL;
+    z_init();
+    int loaded;
+    Game *base = open_game(&a, &loaded);
+    if (!base) return NULL;
+    PyObject *out = NULL;
+    Game *g = NULL;
+    if (loaded <= 0) {
+        if (loaded < 0) { out = Py_None; Py_INCREF(out); }
+        goto done;
+    }
+    g = malloc(sizeof(Game));
+    if (!g) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t n = PyList_GET_SIZE(plays);
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = PyList_GET_ITEM(plays, i);
+        if (!PyList_Check(play) || PyList_GET_SIZE(play) < 1 || PyList_GET_SIZE(play) > MAXHAND) {
+            PyErr_SetString(PyExc_ValueError, "play_values: each play a list of 1 to MAXHAND cards");
+            Py_CLEAR(out);
+            goto done;
+        }
+        int cards[MAXHAND], nc = (int)PyList_GET_SIZE(play);
+        for (int k = 0; k < nc; k++) {
+            long c = PyLong_AsLong(PyList_GET_ITEM(play, k));
+            if (c == -1 && PyErr_Occurred()) { Py_CLEAR(out); goto done; }
+            if (c < 0 || c >= NC) {
+                PyErr_SetString(PyExc_ValueError, "play_values: a card out of range");
+                Py_CLEAR(out);
+                goto done;
+            }
+            cards[k] = (int)c;
+        }
+        memcpy(g, base, sizeof(Game));
+        PyObject *value;
+        if (g->finished || to_play(g) != seat || !apply(g, seat, cards, nc)) {
+            value = Py_None;
+            Py_INCREF(value);
+        } else {
+            value = rollout_from(g, endgame, t, settle);
+            if (!value) { Py_CLEAR(out); goto done; }
+        }
+        PyList_SET_ITEM(out, i, value);
+    }
+done:
+    free(g);
+    free(base);
+    return out;
 }

@@ -344,6 +344,7 @@ static PyMethodDef methods[] = {
     {"play_out", play_out, METH_VARARGS, play_out_doc},
     {"solve", solve, METH_VARARGS, solve_doc},
     {"play_value", play_value, METH_VARARGS, play_value_doc},
+    {"play_values", play_values, METH_VARARGS, play_values_doc},
     {"judge", make_judge, METH_VARARGS, judge_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -9,12 +9,19 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from replay._native import greedy_core
 from replay.agents import Agent, HeuristicAgent
 from replay.deals import determinize, knowledge
 from replay.engine import HandReplay
 from replay.legal import follow_spec
 from replay.playout import greedy_play, greedy_play_out, greedy_value
-from replay.search import apply_play, clone, final_points, solve, to_play
+from replay.search import apply_play, clone, core_position, core_table, final_points, settler, solve, to_play
+from replay.units import decompose
+
+BATCH = True
+"""Play a deal's alternatives out in one call to the C core where it can (each a copy of the
+position read once: :func:`_batched`); ``False`` plays each from its own copy of the state, as
+before (the tests hold the two to the same values)."""
 
 
 def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
@@ -109,20 +116,59 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     make = agents or (lambda d: None)
     rows: list[list[float]] = []
     known = knowledge(state, seat) if samples else None  # the same for every deal
+    batched = _batchable(state, alternatives) if samples else []
     for _ in range(samples):
         world = determinize(state, seat, rng, known)
         exact = max(sum(h) for h in world.held) <= exact_cards
         draw = rng.randrange(1 << 30)
         table: dict = {}
-        row = []
-        last = len(alternatives) - 1
-        for k, cards in enumerate(alternatives):
-            trial = world if k == last else clone(world)  # the deal itself serves the last
-            apply_play(trial, seat, cards)
-            row.append(float(solve(trial, table)) if exact else float(play_value(
-                trial, make(draw), endgame, table)))
-        rows.append(row)
+        found: list[float | None] = [None] * len(alternatives)
+        players = make(draw)
+        if batched and not exact and players is None:
+            _batched(world, seat, alternatives, batched, endgame, table, found)
+        rest = [k for k in range(len(alternatives)) if found[k] is None]
+        for k in rest:
+            # the deal itself serves the last one played here
+            trial = world if k == rest[-1] else clone(world)
+            apply_play(trial, seat, alternatives[k])
+            found[k] = float(solve(trial, table)) if exact else float(play_value(
+                trial, players, endgame, table))
+        rows.append([float(v) for v in found if v is not None])
     return rows
+
+
+def _batchable(state: HandReplay, alternatives: list[list[int]]) -> list[int]:
+    """The alternatives the C core may play out from one reading of a deal
+    (:func:`_batched`): every follow, and a lead of one unit (a throw may fail on a deal,
+    which the engine here judges); none where the core is not built, or with patterns
+    (打万分: a pattern's bombs are counted here)."""
+    if not BATCH or greedy_core() is None or state.rules.pattern_kinds or state.order is None:
+        return []
+    trick = state.trick
+    if trick is not None and trick.plays:
+        return list(range(len(alternatives)))
+    return [k for k, cards in enumerate(alternatives) if len(decompose(cards, state.order)) == 1]
+
+
+def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which: list[int],
+             endgame: int, table: dict, found: list[float | None]) -> None:
+    """The values of the alternatives ``which`` on the deal ``world``, each played by ``seat``
+    and then out by the rollout player (the last tricks searched from ``endgame`` cards a seat)
+    in the C core, into ``found``; those it hands back stay ``None``. ``world`` is unchanged."""
+    position = core_position(world)
+    if position is None:
+        return
+    core: Any = greedy_core()
+    try:
+        values = core.play_values(*position, seat, [alternatives[k] for k in which], endgame,
+                                  core_table(table), settler(world))
+    except ValueError:  # past its fixed sizes
+        return
+    if values is None:
+        return
+    for k, value in zip(which, values, strict=True):
+        if value is not None:
+            found[k] = float(value)
 
 
 def continuations(state: HandReplay, seat: int, plays: list[list[int]], rng: random.Random,

@@ -163,6 +163,43 @@ def test_the_review_is_the_same_with_either_player(monkeypatch):
     assert sum(len(d) for d in fast) > 20
 
 
+@needs_core
+@pytest.mark.parametrize(("name", "options"), RULESETS,
+                         ids=[f"{n}-{'-'.join(map(str, o.values()))}" for n, o in RULESETS])
+def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(name, options,
+                                                                           monkeypatch):
+    """The review's rollouts (replay.rollouts.rollout_samples) with a deal's alternatives
+    played out from one reading of the position in the C core (``play_values``) give every
+    value of each alternative played from its own copy of the state, leads (throws included,
+    which stay in Python) and follows, with and without an exact end."""
+    from replay import rollouts
+    from replay.candidates import decision_choices
+
+    positions = _positions(name, options, 3, seed=len(name) * 5 + len(options))
+    checked = batched = 0
+    for n, state in enumerate(positions):
+        seat = to_play(state)
+        assert seat is not None
+        choices, _ = decision_choices(state, seat)
+        if len(choices) < 2:
+            continue
+        choices = choices[:6]
+        monkeypatch.setattr(rollouts, "BATCH", True)
+        batched += len(rollouts._batchable(state, choices))
+        for endgame in (2, 0):
+            got = {}
+            for flag in (True, False):
+                monkeypatch.setattr(rollouts, "BATCH", flag)
+                got[flag] = rollouts.rollout_samples(state, seat, choices, 3,
+                                                     random.Random(n), endgame=endgame,
+                                                     exact_cards=2)
+            assert got[True] == got[False], (n, endgame)
+            checked += 1
+    assert checked > 10
+    if name != "wanfen":  # 打万分's patterns are left to Python
+        assert batched > 10
+
+
 def test_an_edited_source_is_not_shadowed_by_an_old_build(monkeypatch):
     """The build records its source's hash; a different source runs the Python player."""
     from replay import _native

@@ -484,8 +484,9 @@ PyDoc_STRVAR(play_values_doc,
 "play_values(<play_out's arguments>, seat, plays, endgame, table, settle) -> list or None\n"
 "play_value of the position after each of plays (lists of cards) made by seat, the seat to\n"
 "play: the position read once, each play applied to a copy (a lead of one unit or a follow:\n"
-"the caller keeps throws, which may fail, to itself). None in the list for a play it hands\n"
-"back, None for all where the position needs Python.");
+"the caller keeps throws, which may fail, to itself); endgame below 0: solve's value right\n"
+"after the play. None in the list for a play it hands back, None for all where the position\n"
+"needs Python.");
 
 static PyObject *play_values(PyObject *self, PyObject *args) {
     Position a;
@@ -533,6 +534,14 @@ static PyObject *play_values(PyObject *self, PyObject *args) {
         if (g->finished || to_play(g) != seat || !apply(g, seat, cards, nc)) {
             value = Py_None;
             Py_INCREF(value);
+        } else if (endgame < 0) {  /* searched at once (solve's value) */
+            if (g->special || (g->finished && g->last_winner < 0)) {
+                value = Py_None;
+                Py_INCREF(value);
+            } else {
+                value = searched(g, t, settle);
+            }
+            if (!value) { Py_CLEAR(out); goto done; }
         } else {
             value = rollout_from(g, endgame, t, settle);
             if (!value) { Py_CLEAR(out); goto done; }

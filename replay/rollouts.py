@@ -124,8 +124,8 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
         table: dict = {}
         found: list[float | None] = [None] * len(alternatives)
         players = make(draw)
-        if batched and not exact and players is None:
-            _batched(world, seat, alternatives, batched, endgame, table, found)
+        if batched and (exact or players is None):
+            _batched(world, seat, alternatives, batched, -1 if exact else endgame, table, found)
         rest = [k for k in range(len(alternatives)) if found[k] is None]
         for k in rest:
             # the deal itself serves the last one played here
@@ -153,8 +153,9 @@ def _batchable(state: HandReplay, alternatives: list[list[int]]) -> list[int]:
 def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which: list[int],
              endgame: int, table: dict, found: list[float | None]) -> None:
     """The values of the alternatives ``which`` on the deal ``world``, each played by ``seat``
-    and then out by the rollout player (the last tricks searched from ``endgame`` cards a seat)
-    in the C core, into ``found``; those it hands back stay ``None``. ``world`` is unchanged."""
+    and then out by the rollout player (the last tricks searched from ``endgame`` cards a seat;
+    below 0, searched right after the play: :func:`replay.search.solve`'s value) in the C core,
+    into ``found``; those it hands back stay ``None``. ``world`` is unchanged."""
     position = core_position(world)
     if position is None:
         return

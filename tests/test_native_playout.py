@@ -171,7 +171,8 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
     """The review's rollouts (replay.rollouts.rollout_samples) with a deal's alternatives
     played out from one reading of the position in the C core (``play_values``) give every
     value of each alternative played from its own copy of the state, leads (throws included,
-    which stay in Python) and follows, with and without an exact end."""
+    which stay in Python) and follows, with and without an exact end, and solved exactly once
+    few cards are left."""
     from replay import rollouts
     from replay.candidates import decision_choices
 
@@ -186,14 +187,14 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
         choices = choices[:6]
         monkeypatch.setattr(rollouts, "BATCH", True)
         batched += len(rollouts._batchable(state, choices))
-        for endgame in (2, 0):
+        for endgame, exact in ((2, 2), (0, 0), (2, 4)):
             got = {}
             for flag in (True, False):
                 monkeypatch.setattr(rollouts, "BATCH", flag)
                 got[flag] = rollouts.rollout_samples(state, seat, choices, 3,
                                                      random.Random(n), endgame=endgame,
-                                                     exact_cards=2)
-            assert got[True] == got[False], (n, endgame)
+                                                     exact_cards=exact)
+            assert got[True] == got[False], (n, endgame, exact)
             checked += 1
     assert checked > 10
     if name != "wanfen":  # 打万分's patterns are left to Python

@@ -102,6 +102,9 @@ def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
                 seed_by[d.seat].append(d)
         for s in range(4):
             per_seed[s].append(accuracy(seed_by[s], scale) or 0.0)
+        if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
+            print(f"  seed {len(per_seed[0])} of {len(seeds)} ({seed}) reviewed",
+                  file=sys.stderr, flush=True)
     print(f"tractor, {decks} deck(s), seeds {' '.join(map(str, seeds))}, {hands} hands each; "
           f"seat 1 plays at random, the others {seats}; {rollout} rollouts")
     print(f"{'seat':>4} {'decisions':>9} {'mistake rate':>12} {'marked rate':>11} "

@@ -122,18 +122,17 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
         exact = max(sum(h) for h in world.held) <= exact_cards
         draw = rng.randrange(1 << 30)
         table: dict = {}
-        found: list[float | None] = [None] * len(alternatives)
         players = make(draw)
-        if batched and (exact or players is None):
-            _batched(world, seat, alternatives, batched, -1 if exact else endgame, table, found)
-        rest = [k for k in range(len(alternatives)) if found[k] is None]
+        found = _batched(world, seat, alternatives, batched, -1 if exact else endgame, table) \
+            if batched and (exact or players is None) else {}
+        rest = [k for k in range(len(alternatives)) if k not in found]
         for k in rest:
             # the deal itself serves the last one played here
             trial = world if k == rest[-1] else clone(world)
             apply_play(trial, seat, alternatives[k])
             found[k] = float(solve(trial, table)) if exact else float(play_value(
                 trial, players, endgame, table))
-        rows.append([float(v) for v in found if v is not None])
+        rows.append([found[k] for k in range(len(alternatives))])
     return rows
 
 
@@ -151,25 +150,23 @@ def _batchable(state: HandReplay, alternatives: list[list[int]]) -> list[int]:
 
 
 def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which: list[int],
-             endgame: int, table: dict, found: list[float | None]) -> None:
-    """The values of the alternatives ``which`` on the deal ``world``, each played by ``seat``
-    and then out by the rollout player (the last tricks searched from ``endgame`` cards a seat;
-    below 0, searched right after the play: :func:`replay.search.solve`'s value) in the C core,
-    into ``found``; those it hands back stay ``None``. ``world`` is unchanged."""
+             endgame: int, table: dict) -> dict[int, float]:
+    """The values of the alternatives ``which`` (by index) on the deal ``world``, each played
+    by ``seat`` and then out by the rollout player (the last tricks searched from ``endgame``
+    cards a seat; below 0, searched right after the play: :func:`replay.search.solve`'s value)
+    in the C core; those it hands back are left out. ``world`` is unchanged."""
     position = core_position(world)
     if position is None:
-        return
+        return {}
     core: Any = greedy_core()
     try:
         values = core.play_values(*position, seat, [alternatives[k] for k in which], endgame,
                                   core_table(table), settler(world))
     except ValueError:  # past its fixed sizes
-        return
+        return {}
     if values is None:
-        return
-    for k, value in zip(which, values, strict=True):
-        if value is not None:
-            found[k] = float(value)
+        return {}
+    return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
 
 
 def continuations(state: HandReplay, seat: int, plays: list[list[int]], rng: random.Random,

@@ -255,15 +255,34 @@ def test_a_clone_copies_every_attribute_and_shares_no_container():
     assert again.round_declarers[1] is not context.round_declarers[1]
 
 
-def _weak_match(seed: int, hands: int) -> list:
+def _one_deck_hands(match: str, seed: int, hands: int, agents) -> list:  # type: ignore[no-untyped-def]
+    """The hands of a simulated one-deck match, ``agents(seat, rng)`` its players, as read
+    back from their JSON Lines."""
     import gamelog
-    from replay.agents import HeuristicAgent, RandomAgent
     from replay.simulate import simulate_match
 
     rules = replay.get_ruleset("tractor", players=4, decks=1)
-    events = simulate_match(rules, f"weak-{seed}", seed, hands=hands, agents=lambda seat, rng:
-                            RandomAgent(rng) if seat == 1 else HeuristicAgent(rng))
+    events = simulate_match(rules, match, seed, hands=hands, agents=agents)
     return [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
+
+
+def _weak_match(seed: int, hands: int) -> list:
+    from replay.agents import HeuristicAgent, RandomAgent
+
+    return _one_deck_hands(f"weak-{seed}", seed, hands, lambda seat, rng:
+                           RandomAgent(rng) if seat == 1 else HeuristicAgent(rng))
+
+
+def _lookahead_agent() -> type:
+    """bench/lookahead.py's agent, the simulator's views made to carry the state it samples
+    from."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.lookahead import LookaheadAgent, install
+
+    install()
+    return LookaheadAgent
 
 
 @pytest.mark.slow
@@ -311,22 +330,12 @@ def test_seats_that_play_as_the_review_judges_are_rarely_marked():
     fewer than 5 % of those decisions (one deck, two seeds of three hands; the benchmark's
     runs give about 1 % at one and two decks: docs/review.md). A review that marked by chance
     (noise charged to the player) or on hindsight would mark many of them."""
-    import sys
-
-    import gamelog
     from replay.review import review_hands
-    from replay.simulate import simulate_match
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.lookahead import LookaheadAgent, install
-
-    install()
-    rules = replay.get_ruleset("tractor", players=4, decks=1)
+    lookahead = _lookahead_agent()
     plays = marked = 0
     for seed in (5, 6):
-        events = simulate_match(rules, f"look-{seed}", seed, hands=3,
-                                agents=lambda seat, rng: LookaheadAgent(rng))
-        hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
+        hands = _one_deck_hands(f"look-{seed}", seed, 3, lambda seat, rng: lookahead(rng))
         for r in review_hands(iter(hands), budget=Budget(seed=seed, declarations=False),
                               jobs=2):
             for d in r.decisions:
@@ -344,25 +353,15 @@ def test_a_seat_playing_at_random_is_the_worst_among_seats_that_play_well():
     at least three times as often as theirs (the benchmark's 20 seeds: 16 times, the lowest in
     every seed; against the heuristic agent, whose own weaknesses are marked too, the test
     above asks less)."""
-    import sys
-
-    import gamelog
     from replay.agents import RandomAgent
     from replay.review import accuracy, review_hands
-    from replay.simulate import simulate_match
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.lookahead import LookaheadAgent, install
-
-    install()
-    rules = replay.get_ruleset("tractor", players=4, decks=1)
+    lookahead = _lookahead_agent()
     marked = {True: 0, False: 0}
     counted = {True: 0, False: 0}
     for seed in (7, 8, 9):
-        events = simulate_match(rules, f"weak-look-{seed}", seed, hands=3,
-                                agents=lambda seat, rng: RandomAgent(rng) if seat == 1
-                                else LookaheadAgent(rng))
-        hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
+        hands = _one_deck_hands(f"weak-look-{seed}", seed, 3, lambda seat, rng:
+                                RandomAgent(rng) if seat == 1 else lookahead(rng))
         by: dict[int, list] = {s: [] for s in range(4)}
         scale = 0.5
         for r in review_hands(iter(hands), budget=Budget(seed=seed, declarations=False),

@@ -11,6 +11,7 @@ both, and the correlation of the swings over all decisions (issue 23).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -116,8 +117,18 @@ def main() -> None:
                     help="also print the agreement had the marks been read another way")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each decision whose mark differs (estimates and deals)")
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                    help="a budget field for both runs (e.g. extend=48); repeatable")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
+    fields = {f.name: f.type for f in dataclasses.fields(Budget)}
+    overrides = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if name not in fields or name == "seed":
+            ap.error(f"--set {item}: not a budget field (one of {', '.join(fields)})")
+        overrides[name] = {"int": int, "float": float, "bool": lambda v: v == "true",
+                           "str": str}[str(fields[name])](value)
     low, _, high = args.hands.partition("-")
     lo, hi = int(low), int(high or low)
     import random
@@ -127,8 +138,8 @@ def main() -> None:
     for sample in args.sample or ["tractor-1deck", "tractor-2deck"]:
         print(f"{sample}, hands {lo}-{hi}:", flush=True)
         started = time.process_time(), time.perf_counter()
-        base = decisions(sample, lo, hi, Budget(seed=seeds[0]), args.jobs)
-        other = decisions(sample, lo, hi, Budget(seed=seeds[1]), args.jobs)
+        base = decisions(sample, lo, hi, Budget(seed=seeds[0], **overrides), args.jobs)
+        other = decisions(sample, lo, hi, Budget(seed=seeds[1], **overrides), args.jobs)
         compare(f"seed {seeds[0]} against seed {seeds[1]}", base, other, args.verbose)
         if args.rules:
             rules(base, other, sample_scale(sample))

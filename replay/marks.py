@@ -34,9 +34,15 @@ class Budget:
     extend: int = 24
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
     standard errors of the swing's estimate (the decision is not yet resolved)."""
+    solo: int = 0
+    """Rounds of ``confirm`` more deals at most on which the leader alone goes on against the
+    play made when the race ends unresolved (two playouts a deal instead of one per runner):
+    its gain is then read on every deal, the race's cross-fitted and its own after them."""
     resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
     errors from the swing's estimate (about 98 % one-sided)."""
+    resolve_above: float = 2.0
+    """As ``resolve``, for a swing estimated above a threshold (a mark's side)."""
     spread: float = 24.0
     """The least spread assumed for the points between two plays on one deal (for 200 points;
     scaled): the standard error of a gain is never taken below ``spread / sqrt(deals)``, so a

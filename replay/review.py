@@ -213,6 +213,8 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     deals = consistent_deals(state, seat, budget.exact_deals) \
         if left <= budget.exact_cards else None
 
+    ends: dict = {}  # the settlements of the hands' ends, shared by this decision's deals
+
     def evaluate(alts: list[list[int]], samples: int) -> list[list[float]]:
         if deals is not None:  # every consistent deal, solved exactly: one expected row
             row = [0.0] * len(alts)
@@ -225,7 +227,8 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
             return [row]
         return rollout_samples(state, seat, alts, samples, rng,
                                agents=lambda d: rollout_agents(budget.rollout, d, state.players),
-                               exact_cards=budget.exact_cards, endgame=budget.endgame)
+                               exact_cards=budget.exact_cards, endgame=budget.endgame,
+                               ends=ends)
 
     decision = _judge(evaluate, alternatives, defender, budget, point_scale(state),
                       deals is not None, trick=trick_no, seat=seat,
@@ -260,12 +263,13 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     deals = len(rows)
     if not exact and len(values) > 1 and budget.confirm and budget.contenders:
         ranked = _screen(evaluate, alternatives, rows, sign, budget, values, errors, counts)
-        best_i, error, deals = _race(evaluate, alternatives, ranked, sign, scale, budget,
-                                     values, errors, counts)
-    elif not exact and best_i != 0:  # no race (``confirm`` 0): the screen's own error
-        error = _gain_error(_paired([[r[0], r[best_i]] for r in rows], sign), budget, scale,
-                            len(rows))[1]
-    estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
+        best_i, estimate, error, deals = _race(evaluate, alternatives, ranked, sign, scale,
+                                               budget, values, errors, counts)
+    else:
+        if not exact and best_i != 0:  # no race (``confirm`` 0): the screen's own error
+            error = _gain_error(_paired([[r[0], r[best_i]] for r in rows], sign), budget,
+                                scale, len(rows))[1]
+        estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
     # the swing is what the play gave away at the stated confidence: the estimate less z
     # standard errors (the noise of the deals is not charged to the player)
     swing = estimate if exact else max(0.0, estimate - budget.z * error)
@@ -335,33 +339,49 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
     deals. From the third round on, a contender whose gain over the play made trails the
     leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the
-    race ends when every runner left is resolved (no mark's threshold within ``resolve``
-    standard errors of its gain) or after ``extend`` more rounds. Fills in the runners'
-    ``values``, ``errors`` and ``counts``; returns the best (0 when no contender gained on the
-    play made), the standard error of its gain, and the deals it was measured on. A standard
+    race ends when every runner left and the best play's gain are resolved (no mark's
+    threshold within ``resolve`` standard errors) or after ``extend`` more rounds. Fills in the
+    runners' ``values``, ``errors`` and ``counts``; returns the best (0 when no contender
+    gained on the play made), the best play's gain over the play made as estimated
+    (:meth:`_Tally.cross_fitted`: never the largest of several noisy gains read on the deals that
+    made it the largest), its standard error, and the deals it was measured on. A standard
     error is taken as :func:`_gain_error` says, and the stop reads it raised on the first
     deals (:func:`_early_error`)."""
     made: list[float] = []
     taken: dict[int, list[float]] = {i: [] for i in ranked}  # a runner's values, from deal 0
     running = list(ranked)
+    tally = _Tally(ranked)
     gains: dict[int, tuple[float, float]] = {}
-    for round_ in range(budget.extend + 1):
+    best = (0.0, 0.0)
+    raced: tuple[float, float, int] | None = None  # the race's cross-fitted sums, then solo
+    for round_ in range(budget.extend + budget.solo + 1):
+        if round_ == budget.extend + 1:  # unresolved: the leader alone goes on
+            raced = tally.cross_fitted(running)
+            running = [max(running, key=lambda i: (gains[i][0], -i))]
+            tally.restart(running[0])
         for r in evaluate([alternatives[0], *(alternatives[i] for i in running)],
                           budget.confirm):
             made.append(r[0])
             for j, i in enumerate(running, 1):
                 taken[i].append(r[j])
-        gains = {i: _gain_error(_paired([list(p) for p in zip(made, taken[i], strict=True)],
-                                        sign), budget, scale, len(made)) for i in running}
+            tally.add([sign * (r[j] - r[0]) for j in range(1, len(running) + 1)], running)
+        n = len(made)
+        gains = {i: _gain_error(tally.gain(i), budget, scale, n) for i in running}
         leader = max(running, key=lambda i: (gains[i][0], -i))
-        if round_ >= 2:  # a few deals can hide a rare large gain: no one drops out early
-            running = [i for i in running if i == leader
-                       or not _behind(taken[leader], taken[i], sign, budget.resolve + 1)]
+        if 2 <= round_ <= budget.extend:  # a few deals can hide a rare large gain: no one
+            running = [i for i in running if i == leader  # drops out early
+                       or not tally.behind(leader, i, budget.resolve + 1)]
+        if raced is None:
+            total, squares, deals = tally.cross_fitted(running)
+        else:  # the race's cross-fitted gains, then the leader's own since
+            total, squares, deals = (a + b for a, b in zip(raced, tally.since(), strict=True))
+        best = _gain_error(_mean_error(total, squares, deals), budget, scale, n)
         # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
         # deals are often lucky, and the race is looked at after every round
-        if all(abs(gains[i][0] - t)
-               >= budget.resolve * _early_error(gains[i][1], budget, len(made))
-               for i in running for _, t in thresholds(scale)):
+        if all(abs(gain - t) >= (budget.resolve_above if gain > t else budget.resolve)
+               * _early_error(error, budget, n)
+               for gain, error in [best, *(gains[i] for i in running)]
+               for _, t in thresholds(scale)):
             break
     for i in ranked:
         column = taken[i]
@@ -369,8 +389,80 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             sum(column) / len(column), _standard_error(column), len(column)
     values[0], errors[0], counts[0] = sum(made) / len(made), _standard_error(made), len(made)
     leader = max(running, key=lambda i: (gains[i][0], -i))
-    gain, error = gains[leader]
-    return (leader if gain > 0 else 0), error, len(made)
+    if gains[leader][0] <= 0:
+        return 0, 0.0, best[1], len(made)
+    return leader, max(0.0, best[0]), best[1], len(made)
+
+
+class _Tally:
+    """A race's gains over the play made (from the deciding seat's side), kept as running sums
+    by runner and by the parity of the deal, with the runners' cross products: every figure a
+    round reads (a gain and its error, a paired difference between two runners, the
+    cross-fitted best gain) without a pass over the deals so far."""
+
+    def __init__(self, runners: list[int]) -> None:
+        self.n = 0
+        self.sums = {i: [0.0, 0.0] for i in runners}     # by parity of the deal
+        self.squares = {i: [0.0, 0.0] for i in runners}
+        self.cross: dict[tuple[int, int], float] = {}
+        self.start: tuple[int, float, float] | None = None  # deals, sum, squares at restart
+        self.leader = -1
+
+    def add(self, gains: list[float], running: list[int]) -> None:
+        """One deal's gains of the ``running`` runners (in that order)."""
+        k = self.n & 1
+        for g, i in zip(gains, running, strict=True):
+            self.sums[i][k] += g
+            self.squares[i][k] += g * g
+        for a in range(len(running)):
+            for b in range(a + 1, len(running)):
+                pair = (running[a], running[b])
+                self.cross[pair] = self.cross.get(pair, 0.0) + gains[a] * gains[b]
+        self.n += 1
+
+    def gain(self, i: int) -> tuple[float, float]:
+        return _mean_error(sum(self.sums[i]), sum(self.squares[i]), self.n)
+
+    def behind(self, leader: int, other: int, resolve: float) -> bool:
+        """Whether ``other`` trails ``leader`` by ``resolve`` standard errors of their paired
+        difference (both ran on every deal)."""
+        cross = self.cross.get((leader, other), self.cross.get((other, leader), 0.0))
+        mean, error = _mean_error(sum(self.sums[leader]) - sum(self.sums[other]),
+                                  sum(self.squares[leader]) + sum(self.squares[other])
+                                  - 2 * cross, self.n)
+        return mean > 0 and mean >= resolve * error
+
+    def cross_fitted(self, running: list[int]) -> tuple[float, float, int]:
+        """The best runner's gains cross-fitted: the deals split by parity, the best runner on
+        each half read on the other (the largest of several gains read on the deals that
+        picked it overstates the best play's gain when runners are close, by about a standard
+        error of their differences for five that tie; read on deals that did not pick it, the
+        gain is the chosen play's own). Their sum, sum of squares and count."""
+        def best_on(parity: int) -> int:
+            return max(running, key=lambda i: (self.sums[i][parity], -i))
+        odd, even = best_on(1), best_on(0)  # a deal is read with the other half's pick
+        return (self.sums[odd][0] + self.sums[even][1],
+                self.squares[odd][0] + self.squares[even][1], self.n)
+
+    def restart(self, leader: int) -> None:
+        """From here on the leader alone runs: :meth:`since` reads its gains from now."""
+        self.start = (self.n, sum(self.sums[leader]), sum(self.squares[leader]))
+        self.leader = leader
+
+    def since(self) -> tuple[float, float, int]:
+        assert self.start is not None
+        n, total, squares = self.start
+        return (sum(self.sums[self.leader]) - total,
+                sum(self.squares[self.leader]) - squares, self.n - n)
+
+
+def _mean_error(total: float, squares: float, n: int) -> tuple[float, float]:
+    """The mean and its standard error of ``n`` values from their sum and sum of squares."""
+    if n < 2:
+        return (total / n if n else 0.0), 0.0
+    mean = total / n
+    variance = max(0.0, (squares - total * mean) / (n - 1))
+    return mean, (variance / n) ** 0.5
 
 
 def _gain_error(gain: tuple[float, float], budget: Budget, scale: float, deals: int
@@ -391,13 +483,6 @@ def _early_error(error: float, budget: Budget, deals: int) -> float:
     that stops is as far from every threshold by the error as measured, so the mark is the
     same either way, and the swing is charged the error as measured."""
     return error * (budget.trusted / deals) ** 0.5 if deals < budget.trusted else error
-
-
-def _behind(leader: list[float], other: list[float], sign: int, resolve: float) -> bool:
-    """Whether ``other`` trails ``leader`` by ``resolve`` standard errors of their paired
-    difference, on the deals both ran (``other`` may have dropped out earlier)."""
-    mean, error = _paired([[b, a] for a, b in zip(leader, other, strict=False)], sign)
-    return mean > 0 and mean >= resolve * error
 
 
 def _standard_error(values: list[float]) -> float:

@@ -109,8 +109,11 @@ def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
 def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
                     samples: int, rng: random.Random,
                     agents: Callable[[int], list[Agent] | None] | None = None,
-                    exact_cards: int = 0, endgame: int = 0) -> list[list[float]]:
-    """As :func:`rollout_values`, each deal's values (one row per deal)."""
+                    exact_cards: int = 0, endgame: int = 0, ends: dict | None = None
+                    ) -> list[list[float]]:
+    """As :func:`rollout_values`, each deal's values (one row per deal). ``ends``: the
+    settlements of hands ended in the C core, kept across the calls of one decision (see
+    :func:`_settler`)."""
     # one random stream per seat: a different play now shifts no other seat's later draws,
     # so the alternatives' playouts stay alike wherever the play made does not matter
     make = agents or (lambda d: None)
@@ -123,8 +126,8 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
         draw = rng.randrange(1 << 30)
         table: dict = {}
         players = make(draw)
-        found = _batched(world, seat, alternatives, batched, -1 if exact else endgame, table) \
-            if batched and (exact or players is None) else {}
+        found = _batched(world, seat, alternatives, batched, -1 if exact else endgame, table,
+                         ends) if batched and (exact or players is None) else {}
         rest = [k for k in range(len(alternatives)) if k not in found]
         for k in rest:
             # the deal itself serves the last one played here
@@ -150,7 +153,7 @@ def _batchable(state: HandReplay, alternatives: list[list[int]]) -> list[int]:
 
 
 def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which: list[int],
-             endgame: int, table: dict) -> dict[int, float]:
+             endgame: int, table: dict, ends: dict | None = None) -> dict[int, float]:
     """The values of the alternatives ``which`` (by index) on the deal ``world``, each played
     by ``seat`` and then out by the rollout player (the last tricks searched from ``endgame``
     cards a seat; below 0, searched right after the play: :func:`replay.search.solve`'s value)
@@ -161,12 +164,34 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
     core: Any = greedy_core()
     try:
         values = core.play_values(*position, seat, [alternatives[k] for k in which], endgame,
-                                  core_table(table), settler(world))
+                                  core_table(table), _settler(world, ends))
     except ValueError:  # past its fixed sizes
         return {}
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
+
+
+def _settler(world: HandReplay, ends: dict | None) -> Callable[[int, int, list[int], bool], int]:
+    """:func:`replay.search.settler` of ``world``, each end's settlement kept in ``ends``
+    (``None``: not kept). A hand's settlement reads, besides the end (the face points, who
+    took the last trick with what, whether it was led as a pattern), the kitty's points and
+    what every deal of one decision shares (the ruleset, the declarer, the levels, the
+    contract, the bombs so far): so within one decision the end and the kitty's points are
+    its key."""
+    settle = settler(world)
+    if ends is None:
+        return settle
+    kitty = sum([world.points_table[c] for c in world.kitty])
+
+    def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
+        key = (kitty, face, winner, tuple(sorted(winning)), special)
+        value = ends.get(key)
+        if value is None:
+            value = ends[key] = settle(face, winner, winning, special)
+        return value
+
+    return settled
 
 
 def continuations(state: HandReplay, seat: int, plays: list[list[int]], rng: random.Random,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import statistics
 from pathlib import Path
 
 import pytest
@@ -411,7 +412,13 @@ def test_every_ruleset_can_be_reviewed(name):
     for d in decisions:
         assert d.alternatives[0][0] == d.made and len(d.alternatives) >= 2
         sign = 1 if d.defender else -1
-        assert d.estimate == pytest.approx(max(0.0, sign * (d.value_best - d.value_made)))
+        shown = max(0.0, sign * (d.value_best - d.value_made))
+        # exact: the values' difference; sampled: the best play's gain cross-fitted, never
+        # above the best's gain on every deal of the race (the values shown)
+        if d.exact:
+            assert d.estimate == pytest.approx(shown)
+        else:
+            assert 0.0 <= d.estimate <= shown + 1e-9 and (d.estimate == 0) >= (shown == 0)
         # the swing charged is the estimate less one standard error (issue 23: the noise of
         # the deals is not charged to the player); exact when the deals were enumerated
         assert d.swing == pytest.approx(d.estimate if d.exact
@@ -979,6 +986,28 @@ def test_a_race_does_not_end_on_the_lucky_first_deals_of_a_heavy_tailed_gain():
     d = _judged(_Deals(value), 2)
     assert d.mark is None and d.deals > Budget.confirm and d.estimate < 5, \
         (d.mark, d.deals, d.estimate)
+
+
+def test_the_best_of_several_plays_that_tie_is_not_credited_with_its_luck():
+    """Five alternatives each gain 4 points over the play made, with independent noise (20
+    points a deal). The largest of their five gains, read on the deals that made it the
+    largest, overstates the gain by about 0.4 at the race's end (4.4 on average): a play on
+    the inaccuracy's cut would be marked for the luck of the deals. Cross-fitted (each half of
+    the deals picks the play read on the other half), the estimate averages 4 over 40 reviews
+    of such a decision."""
+    def tied(seed: int):  # type: ignore[no-untyped-def]
+        rng = random.Random(seed)
+        noise: dict[tuple[int, int], float] = {}
+
+        def value(a: int, n: int) -> float:
+            if (a, n) not in noise:
+                noise[a, n] = rng.gauss(0, 20)
+            return 50 + (4.0 + noise[a, n]) * (a >= 1)
+
+        return value
+
+    estimates = [_judged(_Deals(tied(seed)), 6).estimate for seed in range(40)]
+    assert 3.8 <= statistics.mean(estimates) <= 4.2, statistics.mean(estimates)
 
 
 def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_not():

@@ -1019,9 +1019,28 @@ def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_
     noise = [rng.gauss(0, 20) for _ in range(5000)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 20) * (a == 1)), 2)
     near = _judged(_Deals(lambda a, n: 50 + (5.5 + noise[n]) * (a == 1)), 2)
-    rounds = Budget.confirm, Budget.extend + 1
+    rounds = Budget.confirm, Budget.extend + Budget.solo + 1
     assert far.mark is None and far.deals == rounds[0], far.deals
     assert near.deals == rounds[0] * rounds[1], near.deals
+
+
+def test_an_unresolved_race_goes_on_with_its_leader_alone():
+    """A gain on the inaccuracy's cut is still unresolved when the race's rounds are spent: the
+    leader alone goes on against the play made (``solo`` more rounds, two playouts a deal), so
+    the swing is read on every deal while the other runners stop where the race did; with
+    ``solo`` 0 the decision ends there."""
+    rng = random.Random(7)
+    noise = [(rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(6000)]
+
+    def value(a: int, n: int) -> float:
+        return 50 + {0: 0.0, 1: 5.5 + noise[n][0], 2: 1.0 + noise[n][1]}[a]
+
+    raced = Budget.confirm * (Budget.extend + 1)
+    d = _judged(_Deals(value), 3)
+    assert d.best == [CARD_TOKENS[1]] and raced < d.deals <= raced + Budget.confirm * Budget.solo
+    assert d.counts[1] == d.deals and d.counts[2] <= raced, d.counts
+    short = _judged(_Deals(value), 3, solo=0)
+    assert short.deals == raced and short.error > d.error
 
 
 def test_without_a_race_the_screen_still_charges_its_noise():

@@ -1,0 +1,279 @@
+"""How a decision's alternatives are compared on deals (used by :mod:`replay.review`): the
+**screen** (every alternative on a few deals, the better half again, until the contenders are
+left), the **race** (the contenders against the play made on rounds of fresh deals, the same
+deals for all, until the decision is resolved or the budget spent; then its leader alone), and
+the decision judged from the result (its swing less its standard error, its mark, its
+confidence). Knows nothing of cards or rules: ``evaluate(alternatives, deals)`` gives one row of
+values per deal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gamelog.cards import CARD_TOKENS
+from replay.marks import Budget, Decision, mark_for, thresholds
+
+
+def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
+           alternatives: list[list[int]], defender: bool, budget: Budget, scale: float,
+           exact: bool, *, trick: int, seat: int, kind: str) -> Decision:
+    """Value the alternatives (the play made first) with ``evaluate(alternatives, deals)``
+    (one row of values per deal); then, unless exact, race the few that looked best against
+    the play made on fresh deals (the best of several noisy estimates is biased upwards, so
+    the screen only selects): round by round, a contender clearly behind the leader drops
+    out, until every contender left is resolved (each mark's threshold at least ``resolve``
+    standard errors from its swing) or the budget is spent. The best is the leader; the
+    decision is marked when its swing less ``z`` standard errors reaches a threshold, and a
+    worse mark the estimate reaches without that confidence is named ``unclear``."""
+    rows = evaluate(alternatives, budget.samples)
+    values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
+    errors = [0.0 if exact else _standard_error([r[i] for r in rows])
+              for i in range(len(alternatives))]
+    counts = [len(rows)] * len(alternatives)
+    sign = 1 if defender else -1
+    best_i = max(range(len(values)), key=lambda i: (sign * values[i], -i))
+    error = 0.0
+    deals = len(rows)
+    if not exact and len(values) > 1 and budget.confirm and budget.contenders:
+        ranked = _screen(evaluate, alternatives, rows, sign, budget, values, errors, counts)
+        best_i, estimate, error, deals = _race(evaluate, alternatives, ranked, sign, scale,
+                                               budget, values, errors, counts)
+    else:
+        if not exact and best_i != 0:  # no race (``confirm`` 0): the screen's own error
+            error = _gain_error(_paired([[r[0], r[best_i]] for r in rows], sign), budget,
+                                scale, len(rows))[1]
+        estimate = max(0.0, sign * (values[best_i] - values[0])) if best_i != 0 else 0.0
+    # the swing is what the play gave away at the stated confidence: the estimate less z
+    # standard errors (the noise of the deals is not charged to the player)
+    swing = estimate if exact else max(0.0, estimate - budget.z * error)
+    mark = mark_for(swing, scale)
+    unclear = mark_for(estimate, scale)
+    unclear = unclear if unclear != mark else None
+    confidence = None
+    if mark is not None:
+        threshold = dict(thresholds(scale))[mark]
+        confidence = 1.0 if exact or error == 0 else _normal_cdf((estimate - threshold) / error)
+    tokens = [[CARD_TOKENS[c] for c in cards] for cards in alternatives]
+    return Decision(trick=trick, seat=seat, lead=kind == "lead", kind=kind, made=tokens[0],
+                    alternatives=list(zip(tokens, values, strict=True)), value_made=values[0],
+                    best=tokens[best_i], value_best=values[best_i], swing=swing,
+                    mark=mark, defender=defender, exact=exact, error=error,
+                    confidence=confidence, unclear=unclear, deals=deals, estimate=estimate,
+                    errors=errors, counts=counts)
+
+
+def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
+            alternatives: list[list[int]], rows: list[list[float]], sign: int, budget: Budget,
+            values: list[float], errors: list[float], counts: list[int]) -> list[int]:
+    """The ``budget.contenders`` alternatives other than the play made that look best, by
+    successive halving: every one valued on the first ``rows``, then the better half on
+    ``samples`` more deals, and so on (values accumulate) until no more than twice the
+    contenders are left; each stage ranks on the same deals for all, and after the first a
+    play that scored exactly as a better-ranked one on every deal so far gives up its place.
+    The likely play (index 1: the heuristic agent's choice, or the cheapest follow when that
+    was the play made) takes the last place when it is not among them and did not score as one
+    of them on every deal it met. Fills in ``values``, ``errors`` and ``counts`` of the
+    screen."""
+    seen: dict[int, list[float]] = {i: [r[i] for r in rows] for i in range(1, len(values))}
+
+    def distinct(pool: list[int]) -> list[int]:
+        """The pool less plays that scored as a better-ranked one on every deal, once past
+        the first stage (most likely the same play in effect: racing both wastes a place)."""
+        if len(seen[pool[0]]) <= budget.samples:
+            return pool
+        out: list[int] = []
+        for i in pool:
+            if not any(seen[j] == seen[i] for j in out):
+                out.append(i)
+        return out
+
+    pool = sorted(seen, key=lambda i: (-sign * values[i], i))
+    while len(pool) > 2 * budget.contenders:
+        pool = pool[:max(len(pool) // 2, 2 * budget.contenders)]
+        for r in evaluate([alternatives[i] for i in pool], budget.samples):
+            for j, i in enumerate(pool):
+                seen[i].append(r[j])
+        for i in pool:
+            values[i], errors[i], counts[i] = \
+                sum(seen[i]) / len(seen[i]), _standard_error(seen[i]), len(seen[i])
+        pool = distinct(sorted(pool, key=lambda i: (-sign * values[i], i)))
+    ranked = pool[:budget.contenders]
+    if 1 in seen and 1 not in ranked and len(ranked) > 1 \
+            and not any(seen[j][:len(seen[1])] == seen[1] for j in ranked):
+        ranked[-1] = 1  # the likely play races in the last place: a few deals can hide a gain
+    return ranked
+
+
+def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
+          alternatives: list[list[int]], ranked: list[int], sign: int, scale: float,
+          budget: Budget, values: list[float], errors: list[float], counts: list[int]
+          ) -> tuple[int, float, int]:
+    """The contenders ``ranked`` (indices into ``alternatives``; 0 is the play made) raced
+    against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
+    deals. From the third round on, a contender whose gain over the play made trails the
+    leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the
+    race ends when every runner left and the best play's gain are resolved (no mark's
+    threshold within ``resolve`` standard errors) or after ``extend`` more rounds. Fills in the
+    runners' ``values``, ``errors`` and ``counts``; returns the best (0 when no contender
+    gained on the play made), the best play's gain over the play made as estimated
+    (:meth:`_Tally.cross_fitted`: never the largest of several noisy gains read on the deals that
+    made it the largest), its standard error, and the deals it was measured on. A standard
+    error is taken as :func:`_gain_error` says, and the stop reads it raised on the first
+    deals (:func:`_early_error`)."""
+    made: list[float] = []
+    taken: dict[int, list[float]] = {i: [] for i in ranked}  # a runner's values, from deal 0
+    running = list(ranked)
+    tally = _Tally(ranked)
+    gains: dict[int, tuple[float, float]] = {}
+    best = (0.0, 0.0)
+    raced: tuple[float, float, int] | None = None  # the race's cross-fitted sums, then solo
+    for round_ in range(budget.extend + budget.solo + 1):
+        if round_ == budget.extend + 1:  # unresolved: the leader alone goes on
+            raced = tally.cross_fitted(running)
+            running = [max(running, key=lambda i: (gains[i][0], -i))]
+            tally.restart(running[0])
+        for r in evaluate([alternatives[0], *(alternatives[i] for i in running)],
+                          budget.confirm):
+            made.append(r[0])
+            for j, i in enumerate(running, 1):
+                taken[i].append(r[j])
+            tally.add([sign * (r[j] - r[0]) for j in range(1, len(running) + 1)], running)
+        n = len(made)
+        gains = {i: _gain_error(tally.gain(i), budget, scale, n) for i in running}
+        leader = max(running, key=lambda i: (gains[i][0], -i))
+        if 2 <= round_ <= budget.extend:  # a few deals can hide a rare large gain: no one
+            running = [i for i in running if i == leader  # drops out early
+                       or not tally.behind(leader, i, budget.resolve + 1)]
+        if raced is None:
+            total, squares, deals = tally.cross_fitted(running)
+        else:  # the race's cross-fitted gains, then the leader's own since
+            total, squares, deals = (a + b for a, b in zip(raced, tally.since(), strict=True))
+        best = _gain_error(_mean_error(total, squares, deals), budget, scale, n)
+        # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
+        # deals are often lucky, and the race is looked at after every round
+        if all(abs(gain - t) >= (budget.resolve_above if gain > t else budget.resolve)
+               * _early_error(error, budget, n)
+               for gain, error in [best, *(gains[i] for i in running)]
+               for _, t in thresholds(scale)):
+            break
+    for i in ranked:
+        column = taken[i]
+        values[i], errors[i], counts[i] = \
+            sum(column) / len(column), _standard_error(column), len(column)
+    values[0], errors[0], counts[0] = sum(made) / len(made), _standard_error(made), len(made)
+    leader = max(running, key=lambda i: (gains[i][0], -i))
+    if gains[leader][0] <= 0:
+        return 0, 0.0, best[1], len(made)
+    return leader, max(0.0, best[0]), best[1], len(made)
+
+
+class _Tally:
+    """A race's gains over the play made (from the deciding seat's side), kept as running sums
+    by runner and by the parity of the deal, with the runners' cross products: every figure a
+    round reads (a gain and its error, a paired difference between two runners, the
+    cross-fitted best gain) without a pass over the deals so far."""
+
+    def __init__(self, runners: list[int]) -> None:
+        self.n = 0
+        self.sums = {i: [0.0, 0.0] for i in runners}     # by parity of the deal
+        self.squares = {i: [0.0, 0.0] for i in runners}
+        self.cross: dict[tuple[int, int], float] = {}
+        self.start: tuple[int, float, float] | None = None  # deals, sum, squares at restart
+        self.leader = -1
+
+    def add(self, gains: list[float], running: list[int]) -> None:
+        """One deal's gains of the ``running`` runners (in that order)."""
+        k = self.n & 1
+        for g, i in zip(gains, running, strict=True):
+            self.sums[i][k] += g
+            self.squares[i][k] += g * g
+        for a in range(len(running)):
+            for b in range(a + 1, len(running)):
+                pair = (running[a], running[b])
+                self.cross[pair] = self.cross.get(pair, 0.0) + gains[a] * gains[b]
+        self.n += 1
+
+    def gain(self, i: int) -> tuple[float, float]:
+        return _mean_error(sum(self.sums[i]), sum(self.squares[i]), self.n)
+
+    def behind(self, leader: int, other: int, resolve: float) -> bool:
+        """Whether ``other`` trails ``leader`` by ``resolve`` standard errors of their paired
+        difference (both ran on every deal)."""
+        cross = self.cross.get((leader, other), self.cross.get((other, leader), 0.0))
+        mean, error = _mean_error(sum(self.sums[leader]) - sum(self.sums[other]),
+                                  sum(self.squares[leader]) + sum(self.squares[other])
+                                  - 2 * cross, self.n)
+        return mean > 0 and mean >= resolve * error
+
+    def cross_fitted(self, running: list[int]) -> tuple[float, float, int]:
+        """The best runner's gains cross-fitted: the deals split by parity, the best runner on
+        each half read on the other (the largest of several gains read on the deals that
+        picked it overstates the best play's gain when runners are close, by about a standard
+        error of their differences for five that tie; read on deals that did not pick it, the
+        gain is the chosen play's own). Their sum, sum of squares and count."""
+        def best_on(parity: int) -> int:
+            return max(running, key=lambda i: (self.sums[i][parity], -i))
+        odd, even = best_on(1), best_on(0)  # a deal is read with the other half's pick
+        return (self.sums[odd][0] + self.sums[even][1],
+                self.squares[odd][0] + self.squares[even][1], self.n)
+
+    def restart(self, leader: int) -> None:
+        """From here on the leader alone runs: :meth:`since` reads its gains from now."""
+        self.start = (self.n, sum(self.sums[leader]), sum(self.squares[leader]))
+        self.leader = leader
+
+    def since(self) -> tuple[float, float, int]:
+        assert self.start is not None
+        n, total, squares = self.start
+        return (sum(self.sums[self.leader]) - total,
+                sum(self.squares[self.leader]) - squares, self.n - n)
+
+
+def _mean_error(total: float, squares: float, n: int) -> tuple[float, float]:
+    """The mean and its standard error of ``n`` values from their sum and sum of squares."""
+    if n < 2:
+        return (total / n if n else 0.0), 0.0
+    mean = total / n
+    variance = max(0.0, (squares - total * mean) / (n - 1))
+    return mean, (variance / n) ** 0.5
+
+
+def _gain_error(gain: tuple[float, float], budget: Budget, scale: float, deals: int
+                ) -> tuple[float, float]:
+    """A paired gain measured on ``deals`` deals with the standard error it is taken to have:
+    the measured one, never below ``budget.spread`` (scaled) over the square root of the
+    deals (a few deals on which two plays scored alike say little when a rare deal can part
+    them by a kitty)."""
+    mean, error = gain
+    return mean, max(error, budget.spread * scale / deals ** 0.5)
+
+
+def _early_error(error: float, budget: Budget, deals: int) -> float:
+    """The standard error a race's stop reads: ``error`` raised by ``sqrt(budget.trusted /
+    deals)`` on fewer than ``budget.trusted`` deals. A heavy-tailed gain's first deals often
+    miss or overweight its rare large values (a kitty changing hands), and a race looked at
+    after every round would end early on a lucky estimate. Only the stop reads it: a race
+    that stops is as far from every threshold by the error as measured, so the mark is the
+    same either way, and the swing is charged the error as measured."""
+    return error * (budget.trusted / deals) ** 0.5 if deals < budget.trusted else error
+
+
+def _standard_error(values: list[float]) -> float:
+    if len(values) < 2:
+        return 0.0
+    mean = sum(values) / len(values)
+    spread = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+    return spread / len(values) ** 0.5
+
+
+def _normal_cdf(x: float) -> float:
+    import math
+
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+def _paired(rows: list[list[float]], sign: int) -> tuple[float, float]:
+    """The mean of the paired differences (second minus first, from the seat's side) and its
+    standard error."""
+    diffs = [sign * (r[1] - r[0]) for r in rows]
+    return sum(diffs) / len(diffs), _standard_error(diffs)

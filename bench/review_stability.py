@@ -27,11 +27,42 @@ from replay.marks import LEAST_INACCURACY, mark_for, point_scale  # noqa: E402
 from replay.review import Budget, review_hands  # noqa: E402
 
 
-def decisions(sample: str, low: int, high: int, budget: Budget, jobs: int) -> list:
+def budget_fields(items: list[str]) -> dict[str, object]:
+    """Budget fields from ``FIELD=VALUE`` strings (``seed`` excluded: the benchmarks set it);
+    ``ValueError`` naming the item for an unknown field or a value of the wrong type."""
+    types = {f.name: str(f.type) for f in dataclasses.fields(Budget) if f.name != "seed"}
+    read = {"int": int, "float": float, "bool": lambda v: {"true": True, "false": False}[v],
+            "str": str}
+    fields: dict[str, object] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if name not in types:
+            raise ValueError(f"{item}: not a budget field (one of {', '.join(types)})")
+        try:
+            fields[name] = read[types[name]](value)
+        except (KeyError, ValueError):
+            raise ValueError(f"{item}: {name} takes a value of type {types[name]}") from None
+    return fields
+
+
+def reviewed_hands(sample: str, low: int, high: int, budget: Budget, jobs: int) -> list:
+    """The reviews of a sample's hands ``low``-``high``, with a count of the hands reviewed
+    on a terminal (stderr; quiet in a pipe)."""
     hands = list(gamelog.read_hands(ROOT / "samples" / "matches" / f"{sample}.jsonl"))
     keep = lambda h: low <= h.number <= high  # noqa: E731
-    return [d for r in review_hands(iter(hands), keep=keep, budget=budget, jobs=jobs)
-            for d in r.decisions]
+    out = []
+    for review in review_hands(iter(hands), keep=keep, budget=budget, jobs=jobs):
+        out.append(review)
+        if sys.stderr.isatty():
+            print(f"\r  {sample}: {len(out)} of {high - low + 1} hands reviewed",
+                  end="", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    return out
+
+
+def decisions(sample: str, low: int, high: int, budget: Budget, jobs: int) -> list:
+    return [d for r in reviewed_hands(sample, low, high, budget, jobs) for d in r.decisions]
 
 
 def compare(name: str, a: list, b: list, verbose: bool = False) -> None:
@@ -121,14 +152,10 @@ def main() -> None:
                     help="a budget field for both runs (e.g. extend=48); repeatable")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
-    fields = {f.name: f.type for f in dataclasses.fields(Budget)}
-    overrides = {}
-    for item in args.set:
-        name, _, value = item.partition("=")
-        if name not in fields or name == "seed":
-            ap.error(f"--set {item}: not a budget field (one of {', '.join(fields)})")
-        overrides[name] = {"int": int, "float": float, "bool": lambda v: v == "true",
-                           "str": str}[str(fields[name])](value)
+    try:
+        overrides = budget_fields(args.set)
+    except ValueError as e:
+        ap.error(f"--set {e}")
     low, _, high = args.hands.partition("-")
     lo, hi = int(low), int(high or low)
     import random

@@ -10,7 +10,6 @@ do not (docs/review.md, "Session 25").
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -18,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import gamelog  # noqa: E402
 import replay.review as review  # noqa: E402
-from replay.review import Budget, review_hands  # noqa: E402
+from bench.review_stability import budget_fields, reviewed_hands  # noqa: E402
+from replay.review import Budget  # noqa: E402
 
 
 def main() -> None:
@@ -33,7 +32,6 @@ def main() -> None:
     args = ap.parse_args()
     low, _, high = args.hands.partition("-")
     lo, hi = int(low), int(high or low)
-    types = {f.name: str(f.type) for f in dataclasses.fields(Budget)}
     counted = {"deals": 0, "playouts": 0}
     rollouts = review.rollout_samples
 
@@ -43,18 +41,14 @@ def main() -> None:
         return rollouts(state, seat, alternatives, samples, *rest, **named)
 
     review.rollout_samples = counting  # replay.review is not compiled: its global is read
-    hands = list(gamelog.read_hands(ROOT / "samples" / "matches" / f"{args.sample}.jsonl"))
     for spec in args.budgets:
-        fields = {}
-        for item in ([] if spec == "default" else spec.split(",")):
-            name, _, value = item.partition("=")
-            if name not in types:
-                ap.error(f"{item}: not a budget field")
-            fields[name] = float(value) if types[name] == "float" else int(value)
+        try:
+            fields = budget_fields([] if spec == "default" else spec.split(","))
+        except ValueError as e:
+            ap.error(str(e))
         counted.update(deals=0, playouts=0)
         started = time.process_time()
-        list(review_hands(iter(hands), keep=lambda h: lo <= h.number <= hi,
-                          budget=Budget(seed=args.seed, bury=False, **fields), jobs=1))
+        reviewed_hands(args.sample, lo, hi, Budget(seed=args.seed, bury=False, **fields), 1)
         print(f"{spec}: {counted['deals']:,} deals, {counted['playouts']:,} playouts "
               f"({time.process_time() - started:.1f} s CPU, not comparable across runs)",
               flush=True)

@@ -107,13 +107,15 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
 def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
           alternatives: list[list[int]], ranked: list[int], sign: int, scale: float,
           budget: Budget, values: list[float], errors: list[float], counts: list[int]
-          ) -> tuple[int, float, int]:
+          ) -> tuple[int, float, float, int]:
     """The contenders ``ranked`` (indices into ``alternatives``; 0 is the play made) raced
     against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
     deals. From the third round on, a contender whose gain over the play made trails the
     leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the
     race ends when every runner left and the best play's gain are resolved (no mark's
-    threshold within ``resolve`` standard errors) or after ``extend`` more rounds. Fills in the
+    threshold within ``resolve`` standard errors below the gain, ``resolve_above`` above it)
+    or after ``extend`` more rounds, and then the leader alone goes on against the play made
+    for at most ``solo`` rounds (until resolved likewise). Fills in the
     runners' ``values``, ``errors`` and ``counts``; returns the best (0 when no contender
     gained on the play made), the best play's gain over the play made as estimated
     (:meth:`_Tally.cross_fitted`: never the largest of several noisy gains read on the deals that

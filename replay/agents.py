@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from gamelog.cards import SUITS, Card, Suit
+from replay.deals import voids_shown
 from replay.engine import Trick, play_strength
 from replay.legal import FollowSpec, units_in
 from replay.order import TRUMP, CardOrder
@@ -60,6 +61,11 @@ class Agent(Protocol):
     def lead(self, view: SeatView) -> list[int]: ...
 
     def follow(self, view: SeatView, spec: FollowSpec) -> list[int]: ...
+
+
+FOLLOWS_CONSIDERED = 48
+"""The heuristic agent weighs every legal follow when there are at most this many (else the
+cheapest and five drawn at random)."""
 
 
 class HeuristicAgent:
@@ -133,22 +139,29 @@ class HeuristicAgent:
 
     # -- leading ----------------------------------------------------------------------------------
 
-    def _sure(self, view: SeatView, unit: Unit, klass: int) -> bool:
+    def _sure(self, view: SeatView, unit: Unit, klass: int, voids: list[set[int]]) -> bool:
+        """No card unseen can beat ``unit`` in its suit, and no opponent can ruff it: none
+        has shown a void in its side suit while it may still hold trumps."""
         assert view.order is not None
         unseen = {c: view.unseen[c] for c in view.order.members[klass] if view.unseen[c]}
-        return beats_unit(unseen, view.order, unit) is None
+        if beats_unit(unseen, view.order, unit) is not None:
+            return False
+        return klass == TRUMP or not any(
+            klass in voids[s] and TRUMP not in voids[s]
+            for s in range(view.players) if s != view.seat and not view.partner_side(s))
 
     def lead(self, view: SeatView) -> list[int]:
         order = view.order
         assert order is not None
         rng = self.rng
         options: list[tuple[float, list[int]]] = []
+        voids = _voids(view)
         for klass in range(5):
             holding = view.holding(klass)
             if not holding:
                 continue
             units = units_in(holding, order, view.rules.max_width())
-            sure = [u for u in units if self._sure(view, u, klass)]
+            sure = [u for u in units if self._sure(view, u, klass, voids)]
             # A throw of disjoint sure units, biggest first.
             if klass != TRUMP or view.rules.trump_throws:
                 throw = _disjoint(sure, holding)
@@ -180,8 +193,10 @@ class HeuristicAgent:
         trick = view.trick
         assert order is not None and trick is not None
         power = order.power.__getitem__
-        candidates = [spec.lowest(lambda c: (Card(c).points, power(c)))]
-        candidates += [spec.sample(self.rng) for _ in range(5)]
+        candidates = spec.follows(FOLLOWS_CONSIDERED)
+        if not candidates:  # too many to weigh each: the cheapest and a few drawn at random
+            candidates = [spec.lowest(lambda c: (Card(c).points, power(c)))]
+            candidates += [spec.sample(self.rng) for _ in range(5)]
         kinds = [u.kind for u in trick.lead_units]
 
         def strength(cards: list[int]) -> tuple[int, int] | None:
@@ -202,16 +217,56 @@ class HeuristicAgent:
         def cost(cards: list[int]) -> float:
             return sum(power(c) for c in cards) + 3 * sum(Card(c).points for c in cards)
 
-        if friend_winning and (last or self.rng.random() < 0.7):
-            return max(candidates, key=lambda cs: sum(Card(c).points for c in cs) - 0.01 * cost(cs))
+        def points_of(cards: list[int]) -> int:
+            return sum(Card(c).points for c in cards)
+
+        voids = _voids(view)
+        played = {p.seat for p in trick.plays}
+        later = [s for s in range(view.players)
+                 if s not in played and s != view.seat and not view.partner_side(s)]
+
+        def stands(cards: list[int]) -> bool:
+            """No opponent still to play can beat ``cards``: no unseen card of its suit beats
+            it and none of them may ruff (shown void in the led side suit, trumps left).
+            Judged for a lead of one unit only; any other is not sure."""
+            if not later:
+                return True
+            if len(trick.lead_units) != 1 or trick.special:
+                return False
+            units = decompose(cards, order)
+            if len(units) != 1:
+                return False
+            klass = order.klass[cards[0]]
+            unseen = {c: view.unseen[c] for c in order.members[klass] if view.unseen[c]}
+            if beats_unit(unseen, order, units[0]) is not None:
+                return False
+            return klass == TRUMP or not any(
+                trick.lead_class in voids[s] and TRUMP not in voids[s] for s in later)
+
+        if friend_winning:  # feed points to a partner's play no opponent can beat
+            partners = next(p.cards for p in trick.plays if p.seat == winner)
+            if stands(partners):
+                return max(candidates, key=lambda cs: points_of(cs) - 0.01 * cost(cs))
         winning = []
         for cs in candidates:
             key = strength(cs)
             if key is not None and (best_now is None or key > best_now):
                 winning.append(cs)
         if winning and (points > 0 or last or self.rng.random() < 0.4):
+            sure = [cs for cs in winning if stands(cs)]
+            if sure:
+                return min(sure, key=cost)
+            if friend_winning:  # the partner may yet be beaten: do not overtake it
+                return min(candidates, key=cost)
             return min(winning, key=cost)
         return min(candidates, key=cost)
+
+
+def _voids(view: SeatView) -> list[set[int]]:
+    """The suit classes each seat has shown a void in, as any seat saw the play."""
+    assert view.order is not None
+    tricks = view.tricks if view.trick is None else [*view.tricks, view.trick]
+    return voids_shown(view.order, tricks, view.players)
 
 
 def _disjoint(units: list[Unit], holding: dict[int, int]) -> list[int]:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from gamelog.cards import CARD_BY_TOKEN
 from gamelog.model import Declare
 from replay.engine import HandReplay
-from replay.order import CLASS_NAMES
+from replay.order import CLASS_NAMES, CardOrder
 from replay.search import clone
+from replay.trick import Trick
 
 
 @dataclass(frozen=True)
@@ -226,12 +227,20 @@ def shown_voids(state: HandReplay) -> list[set[int]]:
     follow rule has it play every card of that class it holds first). Tricks led with a
     special pattern (打万分) are left out (their followers answer the pattern first). With
     what the engine itself records (``state.void``, kept where cards are hidden)."""
-    order = state.order
     out = [set(v) for v in state.void]
-    if order is None:
+    if state.order is None:
         return out
-    klass = order.klass
     tricks = state.tricks if state.trick is None else [*state.tricks, state.trick]
+    for seat, shown in enumerate(voids_shown(state.order, tricks, len(out))):
+        out[seat] |= shown
+    return out
+
+
+def voids_shown(order: CardOrder, tricks: list[Trick], players: int) -> list[set[int]]:
+    """The suit classes each seat has shown a void in on ``tricks`` (see :func:`shown_voids`;
+    without the engine's record): what any seat at the table can read from the play."""
+    out: list[set[int]] = [set() for _ in range(players)]
+    klass = order.klass
     for t in tricks:
         if t.special or len(t.plays) < 2:
             continue

@@ -56,6 +56,9 @@ class PlayInfo:
     lead_class: int
     lead_kinds: list[tuple[int, int]]
     klass: tuple[int, ...]
+    special: str = ""
+    """The special pattern the trick was led with (打万分's 同花顺 / 发财 / 四季), if any: its
+    followers answer the pattern first (``follow.pattern-required``), not the suit."""
 
 
 def _plays(hand: Hand, rules: Ruleset) -> list[PlayInfo]:
@@ -70,7 +73,7 @@ def _plays(hand: Hand, rules: Ruleset) -> list[PlayInfo]:
             trick = state.trick if state.trick is not None else state.tricks[-1]
             out.append(PlayInfo(i, ev.seat, [CARD_BY_TOKEN[t] for t in ev.cards], before,
                                 leading, trick.lead_class, [u.kind for u in trick.lead_units],
-                                state.order.klass))
+                                state.order.klass, trick.special))
     return out
 
 
@@ -123,7 +126,7 @@ def wrong_count(events, plays, rng, players):  # type: ignore[no-untyped-def]
 
 
 def suit_required(events, plays, rng, players):  # type: ignore[no-untyped-def]
-    follows = [p for p in plays if not p.leading]
+    follows = [p for p in plays if not p.leading and not p.special]
     rng.shuffle(follows)
     for p in follows:
         in_suit = [c for c in p.cards if p.klass[c] == p.lead_class]

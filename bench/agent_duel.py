@@ -1,0 +1,83 @@
+"""Benchmark: is one simulator agent stronger than another? Duplicate play (as bridge clubs
+score it): each deal is played twice, the agent under test in seats 0 and 2 and then in seats
+1 and 3, the other agent in the other seats; the first hand of a match only, so both plays of
+a deal have the same deal, declarer and kitty. Prints the points a hand the agent's side gains
+over the other agent's in the same seats (half the difference of the two plays' side scores:
+the defenders' points, counted against the declarer's side), and the levels, with their
+standard errors. Independent of the review: nothing here is valued by rollouts.
+
+    python bench/agent_duel.py --decks 1 --deals 3000
+    git show HEAD~1:replay/agents.py > /tmp/old_agents.py
+    python bench/agent_duel.py --against /tmp/old_agents.py --decks 2 --deals 1500
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import gamelog  # noqa: E402
+import replay  # noqa: E402
+from gamelog.model import KittyTake, Result  # noqa: E402
+from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
+from replay.simulate import simulate_match  # noqa: E402
+
+
+def _agent_from(path: str) -> type:
+    """``HeuristicAgent`` of an agents module given as a file (an earlier version, say)."""
+    spec = importlib.util.spec_from_file_location("other_agents", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"agent_duel: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["other_agents"] = module
+    spec.loader.exec_module(module)
+    return module.HeuristicAgent
+
+
+def _side_scores(rules, deals: int, even: type, odd: type) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """Per deal: seats 0 and 2's points (+ as defenders, - as the declarer's side) and their
+    levels gained less the other side's."""
+    out = []
+    for deal in range(deals):
+        events = simulate_match(rules, f"duel-{deal}", deal, hands=1,
+                                agents=lambda s, rng: even(rng) if s % 2 == 0 else odd(rng))
+        hand = gamelog.loads(gamelog.dumps(events))[0].hands[0]
+        result = next(e for e in reversed(hand.events) if isinstance(e, Result))
+        declarer = next(e.seat for e in hand.events if isinstance(e, KittyTake))
+        sign = -1 if declarer % 2 == 0 else 1
+        levels = result.level_change[0] - result.level_change[1]
+        out.append((sign * result.defender_points, levels))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--against", metavar="FILE",
+                    help="an agents module whose HeuristicAgent to play against "
+                         "(default: replay.agents.RandomAgent)")
+    ap.add_argument("--decks", type=int, default=1)
+    ap.add_argument("--deals", type=int, default=2000)
+    args = ap.parse_args()
+    other = _agent_from(args.against) if args.against else RandomAgent
+    rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
+    first = _side_scores(rules, args.deals, HeuristicAgent, other)
+    second = _side_scores(rules, args.deals, other, HeuristicAgent)
+    points = [(a[0] - b[0]) / 2 for a, b in zip(first, second, strict=True)]
+    levels = [(a[1] - b[1]) / 2 for a, b in zip(first, second, strict=True)]
+
+    def shown(xs: list[float]) -> str:
+        return f"{statistics.mean(xs):+.2f} ± {statistics.stdev(xs) / len(xs) ** 0.5:.2f}"
+
+    print(f"tractor, {args.decks} deck(s), {args.deals} deals played both ways: "
+          f"replay.agents.HeuristicAgent against {args.against or 'RandomAgent'} gains "
+          f"{shown(points)} points and {shown(levels)} levels a hand")
+
+
+if __name__ == "__main__":
+    main()

@@ -51,8 +51,8 @@ def _side_scores(rules, deals: int, even: type, odd: type) -> list[tuple[int, in
         result = next(e for e in reversed(hand.events) if isinstance(e, Result))
         declarer = next(e.seat for e in hand.events if isinstance(e, KittyTake))
         sign = -1 if declarer % 2 == 0 else 1
-        levels = result.level_change[0] - result.level_change[1]
-        out.append((sign * result.defender_points, levels))
+        change = result.level_change or [0, 0]
+        out.append((sign * (result.defender_points or 0), change[0] - change[1]))
     return out
 
 

@@ -54,7 +54,7 @@ def test_the_last_seat_takes_a_trick_with_points_whenever_one_of_its_cards_can()
     five follows drawn at random, one card among six of the suit was missed 40 % of the
     time)."""
     checked = 0
-    for state, seat, view, spec in _follows(decks=1, matches=60):
+    for state, _seat, view, spec in _follows(decks=1, matches=60):
         trick, order = view.trick, view.order
         assert trick is not None and order is not None
         if len(trick.plays) != 3 or trick.lead_size != 1 or trick.lead_class == TRUMP \
@@ -92,7 +92,7 @@ def test_points_go_to_a_partner_only_when_no_opponent_left_can_ruff():
             continue
         last = (seat + 1) % view.players
         voids = [set() for _ in range(view.players)]
-        for t in view.tricks + [trick]:
+        for t in [*view.tricks, trick]:
             for p in t.plays[1:]:
                 if sum(order.klass[c] == t.lead_class for c in p.cards) < t.lead_size:
                     voids[p.seat].add(t.lead_class)
@@ -114,7 +114,7 @@ def test_a_master_card_is_not_led_as_sure_into_a_shown_void():
     shown a void in that suit and may still hold trumps."""
     agent = HeuristicAgent(random.Random(0))
     checked = 0
-    for _, seat, view, _ in _follows(decks=1, matches=12):
+    for _, _seat, view, _ in _follows(decks=1, matches=12):
         order = view.order
         assert order is not None
         from replay.agents import _voids

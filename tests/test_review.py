@@ -292,8 +292,9 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
     budget): over the three seeds its accuracy is the lowest, by two points or more, and its
     mistake rate (mistakes and blunders per decision) at least twice the heuristic seats'; in
     two seeds of the three at least its accuracy is below the heuristic seats' mean, and every
-    heuristic seat keeps 87 or more (since session 26's agent, seed 2's seat 0 has 87.7: four
-    of its leads as the declarer's partner marked mistakes, the trumps it did not draw). (docs/review.md has the 20-seed run: the random seat's
+    heuristic seat keeps 87 or more (since session 26's agent, seed 2's seat 0 has 87.7: three
+    of its leads on the declarer's side marked mistakes, the trumps it did not draw).
+    (docs/review.md has the 20-seed run: the random seat's
     accuracy is the lowest in about four seeds of five, so a test asking it of every one of
     three fixed seeds fails on changes that do not touch it: seed 2's six hands put the random
     seat within a point of the heuristic seats, above them with session 23's thresholds.)"""

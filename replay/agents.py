@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from gamelog.cards import SUITS, Card, Suit
-from replay.deals import voids_shown
 from replay.engine import Trick, play_strength
 from replay.legal import FollowSpec, units_in
 from replay.order import TRUMP, CardOrder
 from replay.rulesets.base import Declaration, Ruleset
+from replay.trick import voids_shown
 from replay.units import Unit, beats_unit, decompose
 
 

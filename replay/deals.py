@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from gamelog.cards import CARD_BY_TOKEN
 from gamelog.model import Declare
 from replay.engine import HandReplay
-from replay.order import CLASS_NAMES, CardOrder
+from replay.order import CLASS_NAMES
 from replay.search import clone
-from replay.trick import Trick
+from replay.trick import voids_shown
 
 
 @dataclass(frozen=True)
@@ -235,20 +235,6 @@ def shown_voids(state: HandReplay) -> list[set[int]]:
         out[seat] |= shown
     return out
 
-
-def voids_shown(order: CardOrder, tricks: list[Trick], players: int) -> list[set[int]]:
-    """The suit classes each seat has shown a void in on ``tricks`` (see :func:`shown_voids`;
-    without the engine's record): what any seat at the table can read from the play."""
-    out: list[set[int]] = [set() for _ in range(players)]
-    klass = order.klass
-    for t in tricks:
-        if t.special or len(t.plays) < 2:
-            continue
-        k = t.lead_class
-        for p in t.plays[1:]:
-            if sum(1 for c in p.cards if klass[c] == k) < t.lead_size:
-                out[p.seat].add(k)
-    return out
 
 
 def shown_in_hand(state: HandReplay) -> list[list[int]]:

@@ -187,3 +187,19 @@ def strength_bound(order: CardOrder, lead_class: int, cards: list[int]) -> int:
         if p > top:
             top = p
     return rank * 65536 + top
+
+
+def voids_shown(order: CardOrder, tricks: list[Trick], players: int) -> list[set[int]]:
+    """The suit classes each seat has shown a void in on ``tricks``: it followed with fewer
+    cards of the led class than were led (see :func:`replay.deals.shown_voids`, which adds the
+    engine's record). What any seat at the table can read from the play."""
+    out: list[set[int]] = [set() for _ in range(players)]
+    klass = order.klass
+    for t in tricks:
+        if t.special or len(t.plays) < 2:
+            continue
+        k = t.lead_class
+        for p in t.plays[1:]:
+            if sum(1 for c in p.cards if klass[c] == k) < t.lead_size:
+                out[p.seat].add(k)
+    return out

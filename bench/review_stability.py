@@ -86,9 +86,10 @@ def compare(name: str, a: list, b: list, verbose: bool = False) -> None:
               f"{sum(min(x.estimate, y.estimate) > 0 for x, y in differ)} with a gain in both",
               flush=True)
         for x, y in differ if verbose else []:
-            print(f"      trick {x.trick} seat {x.seat}: {x.mark or '-'} "
-                  f"({x.estimate:.1f} ± {x.error:.1f}, {x.deals} deals) against {y.mark or '-'} "
-                  f"({y.estimate:.1f} ± {y.error:.1f}, {y.deals} deals)", flush=True)
+            print(f"      trick {x.trick} seat {x.seat} {' '.join(x.made)}: {x.mark or '-'} "
+                  f"({x.estimate:.1f} ± {x.error:.1f}, {x.deals} deals, best {' '.join(x.best)}) "
+                  f"against {y.mark or '-'} ({y.estimate:.1f} ± {y.error:.1f}, {y.deals} deals"
+                  f"{'' if y.best == x.best else ', best ' + ' '.join(y.best)})", flush=True)
 
 
 def rules(a: list, b: list, scale: float) -> None:

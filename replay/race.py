@@ -66,9 +66,12 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             alternatives: list[list[int]], rows: list[list[float]], sign: int, budget: Budget,
             values: list[float], errors: list[float], counts: list[int]) -> list[int]:
     """The ``budget.contenders`` alternatives other than the play made that look best, by
-    successive halving: every one valued on the first ``rows``, then the better half on
-    ``samples`` more deals, and so on (values accumulate) until no more than twice the
-    contenders are left; each stage ranks on the same deals for all, and after the first a
+    successive halving: every one valued on the first ``rows``, then the better half (at
+    least twice the contenders) on ``samples`` more deals, and so on (values accumulate) until
+    no more than twice the contenders are left, with one stage at least when there are more
+    plays than places (until session 26 up to twice the contenders were ranked on the first
+    deals alone: a run whose first 32 deals favoured the wrong five never raced the best play);
+    each stage ranks on the same deals for all, and after the first a
     play that scored exactly as a better-ranked one on every deal so far gives up its place.
     The likely play (index 1: the heuristic agent's choice, or the cheapest follow when that
     was the play made) takes the last place when it is not among them and did not score as one
@@ -88,7 +91,9 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         return out
 
     pool = sorted(seen, key=lambda i: (-sign * values[i], i))
-    while len(pool) > 2 * budget.contenders:
+    staged = False
+    while len(pool) > 2 * budget.contenders or (not staged and len(pool) > budget.contenders):
+        staged = True  # more plays than places: never ranked on the first deals alone
         pool = pool[:max(len(pool) // 2, 2 * budget.contenders)]
         for r in evaluate([alternatives[i] for i in pool], budget.samples):
             for j, i in enumerate(pool):

@@ -971,6 +971,22 @@ def test_plays_that_score_alike_give_up_their_places_in_the_race():
     assert d.best == [CARD_TOKENS[5]] and d.mark == "inaccuracy", (d.best, d.estimate)
 
 
+def test_a_play_unlucky_on_the_first_deals_is_ranked_again_before_the_race():
+    """Eight alternatives, five places: five plays that are no better than the play made look
+    2 points better on the screen's first 32 deals, and the best play (12 points better) looks
+    4 worse there. Ranked on those deals alone (as until session 26, with up to ten plays) it
+    never raced and the decision went unmarked; a second stage on 32 more deals ranks it first,
+    and the decision is marked."""
+    def value(a: int, n: int) -> float:
+        first = n < Budget.samples
+        if a == 8:
+            return 46.0 if first else 62.0
+        return 52.0 if first and 1 <= a <= 5 else 50.0
+
+    d = _judged(_Deals(value), 9)
+    assert d.best == [CARD_TOKENS[8]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
+
+
 def test_a_race_does_not_end_on_the_lucky_first_deals_of_a_heavy_tailed_gain():
     """The better play gains 60 points on one deal in 20 (3 on average: under the 5-point
     inaccuracy), but on the race's first round of deals it happens to gain on one in four (15

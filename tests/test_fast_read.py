@@ -44,10 +44,12 @@ def test_every_sample_reads_the_same_by_blocks_and_by_lines(path, monkeypatch):
     assert fast[0]
 
 
-def big_file(tmp_path: Path, copies: int = 12) -> tuple[Path, list[str]]:
-    """The two-deck sample match repeated under new match ids: a file of several 1 MiB blocks,
-    whose hands cross block boundaries."""
-    lines = (ROOT / "samples" / "matches" / "tractor-2deck.jsonl").read_text().splitlines()
+def big_file(tmp_path: Path) -> tuple[Path, list[str]]:
+    """The two-deck sample match repeated under new match ids: a file of several 1 MiB blocks
+    (past 2 MiB whatever the sample's length), whose hands cross block boundaries."""
+    sample = ROOT / "samples" / "matches" / "tractor-2deck.jsonl"
+    copies = 1 + (5 << 19) // sample.stat().st_size
+    lines = sample.read_text().splitlines()
     first = json.loads(lines[0])["match"]
     out = [line.replace(f'"match":"{first}"', f'"match":"{first}-{k}"')
            for k in range(copies) for line in lines]

@@ -40,11 +40,14 @@ def _agent_from(path: str) -> type:
     return module.HeuristicAgent
 
 
-def _side_scores(rules, deals: int, even: type, odd: type) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _side_scores(rules, deals: int, even: type, odd: type, leg: str  # type: ignore[no-untyped-def]
+                 ) -> list[tuple[int, int]]:
     """Per deal: seats 0 and 2's points (+ as defenders, - as the declarer's side) and their
-    levels gained less the other side's."""
+    levels gained less the other side's; a count of the deals played on a terminal."""
     out = []
     for deal in range(deals):
+        if sys.stderr.isatty() and deal % 100 == 0:
+            print(f"\r  {leg}: {deal} of {deals} deals", end="", file=sys.stderr, flush=True)
         events = simulate_match(rules, f"duel-{deal}", deal, hands=1,
                                 agents=lambda s, rng: even(rng) if s % 2 == 0 else odd(rng))
         hand = gamelog.loads(gamelog.dumps(events))[0].hands[0]
@@ -53,6 +56,8 @@ def _side_scores(rules, deals: int, even: type, odd: type) -> list[tuple[int, in
         sign = -1 if declarer % 2 == 0 else 1
         change = result.level_change or [0, 0]
         out.append((sign * (result.defender_points or 0), change[0] - change[1]))
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
     return out
 
 
@@ -66,8 +71,8 @@ def main() -> None:
     args = ap.parse_args()
     other = _agent_from(args.against) if args.against else RandomAgent
     rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
-    first = _side_scores(rules, args.deals, HeuristicAgent, other)
-    second = _side_scores(rules, args.deals, other, HeuristicAgent)
+    first = _side_scores(rules, args.deals, HeuristicAgent, other, "seats 0 and 2")
+    second = _side_scores(rules, args.deals, other, HeuristicAgent, "seats 1 and 3")
     points = [(a[0] - b[0]) / 2 for a, b in zip(first, second, strict=True)]
     levels = [(a[1] - b[1]) / 2 for a, b in zip(first, second, strict=True)]
 

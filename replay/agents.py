@@ -140,15 +140,10 @@ class HeuristicAgent:
     # -- leading ----------------------------------------------------------------------------------
 
     def _sure(self, view: SeatView, unit: Unit, klass: int, voids: list[set[int]]) -> bool:
-        """No card unseen can beat ``unit`` in its suit, and no opponent can ruff it: none
-        has shown a void in its side suit while it may still hold trumps."""
-        assert view.order is not None
-        unseen = {c: view.unseen[c] for c in view.order.members[klass] if view.unseen[c]}
-        if beats_unit(unseen, view.order, unit) is not None:
-            return False
-        return klass == TRUMP or not any(
-            klass in voids[s] and TRUMP not in voids[s]
-            for s in range(view.players) if s != view.seat and not view.partner_side(s))
+        """No opponent can beat ``unit`` led (see :func:`_unbeaten`)."""
+        opponents = [s for s in range(view.players)
+                     if s != view.seat and not view.partner_side(s)]
+        return _unbeaten(view, unit, klass, opponents, voids)
 
     def lead(self, view: SeatView) -> list[int]:
         order = view.order
@@ -214,11 +209,11 @@ class HeuristicAgent:
         last = len(trick.plays) == view.players - 1
         friend_winning = winner is not None and view.partner_side(winner)
 
-        def cost(cards: list[int]) -> float:
-            return sum(power(c) for c in cards) + 3 * sum(Card(c).points for c in cards)
-
         def points_of(cards: list[int]) -> int:
             return sum(Card(c).points for c in cards)
+
+        def cost(cards: list[int]) -> float:
+            return sum(power(c) for c in cards) + 3 * points_of(cards)
 
         voids = _voids(view)
         played = {p.seat for p in trick.plays}
@@ -226,22 +221,15 @@ class HeuristicAgent:
                  if s not in played and s != view.seat and not view.partner_side(s)]
 
         def stands(cards: list[int]) -> bool:
-            """No opponent still to play can beat ``cards``: no unseen card of its suit beats
-            it and none of them may ruff (shown void in the led side suit, trumps left).
-            Judged for a lead of one unit only; any other is not sure."""
+            """No opponent still to play can beat ``cards`` (see :func:`_unbeaten`). Judged
+            for a lead of one unit only; any other is not sure."""
             if not later:
                 return True
             if len(trick.lead_units) != 1 or trick.special:
                 return False
             units = decompose(cards, order)
-            if len(units) != 1:
-                return False
-            klass = order.klass[cards[0]]
-            unseen = {c: view.unseen[c] for c in order.members[klass] if view.unseen[c]}
-            if beats_unit(unseen, order, units[0]) is not None:
-                return False
-            return klass == TRUMP or not any(
-                trick.lead_class in voids[s] and TRUMP not in voids[s] for s in later)
+            return len(units) == 1 and _unbeaten(view, units[0], order.klass[cards[0]],
+                                                 later, voids)
 
         if friend_winning:  # feed points to a partner's play no opponent can beat
             partners = next(p.cards for p in trick.plays if p.seat == winner)
@@ -260,6 +248,19 @@ class HeuristicAgent:
                 return min(candidates, key=cost)
             return min(winning, key=cost)
         return min(candidates, key=cost)
+
+
+def _unbeaten(view: SeatView, unit: Unit, klass: int, opponents: list[int],
+              voids: list[set[int]]) -> bool:
+    """``unit`` (of suit class ``klass``) is beaten by none of ``opponents``, as far as the
+    seat can tell: no card it has not seen beats it in its suit, and, in a side suit, none of
+    them may ruff it (shown void in the suit while it may still hold trumps)."""
+    assert view.order is not None
+    unseen = {c: view.unseen[c] for c in view.order.members[klass] if view.unseen[c]}
+    if beats_unit(unseen, view.order, unit) is not None:
+        return False
+    return klass == TRUMP or not any(klass in voids[s] and TRUMP not in voids[s]
+                                     for s in opponents)
 
 
 def _voids(view: SeatView) -> list[set[int]]:

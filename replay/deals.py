@@ -236,7 +236,6 @@ def shown_voids(state: HandReplay) -> list[set[int]]:
     return out
 
 
-
 def shown_in_hand(state: HandReplay) -> list[list[int]]:
     """The cards each seat is known to hold from its declarations (亮主: the cards it showed,
     the most copies of a card at once), less the copies it has played since: a count vector

@@ -16,6 +16,8 @@ from replay.engine import HandReplay, play_strength
 from replay.legal import FollowSpec, follow_spec
 from replay.order import TRUMP
 from replay.simulate import _view, simulate_match
+from replay.trick import voids_shown
+from replay.units import decompose
 
 
 def _follows(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView, FollowSpec]]:
@@ -91,11 +93,7 @@ def test_points_go_to_a_partner_only_when_no_opponent_left_can_ruff():
                 next(p.cards for p in trick.plays if p.seat == winner)[0]] == TRUMP:
             continue
         last = (seat + 1) % view.players
-        voids = [set() for _ in range(view.players)]
-        for t in [*view.tricks, trick]:
-            for p in t.plays[1:]:
-                if sum(order.klass[c] == t.lead_class for c in p.cards) < t.lead_size:
-                    voids[p.seat].add(t.lead_class)
+        voids = voids_shown(order, [*view.tricks, trick], view.players)
         if trick.lead_class not in voids[last] or TRUMP in voids[last]:
             continue
         follows = spec.follows(48) or []
@@ -117,9 +115,8 @@ def test_a_master_card_is_not_led_as_sure_into_a_shown_void():
     for _, _seat, view, _ in _follows(decks=1, matches=12):
         order = view.order
         assert order is not None
-        from replay.agents import _voids
-        from replay.units import decompose
-        voids = _voids(view)
+        tricks = view.tricks if view.trick is None else [*view.tricks, view.trick]
+        voids = voids_shown(order, tricks, view.players)
         for klass in range(4):
             held = [c for c in order.members[klass] if view.hand[c]]
             if not held:

@@ -213,7 +213,9 @@ class Chart:
                       **fig.get("layout", {})}
             self.json = json.dumps({"data": fig["data"], "layout": layout}, ensure_ascii=False)
         else:
-            fig.update_layout(**LAYOUT, template="plotly_white")
+            given = fig.layout.to_plotly_json()  # a chart's own height (say) stands
+            fig.update_layout(**{k: v for k, v in LAYOUT.items() if k not in given},
+                              template="plotly_white")
             self.json = fig.to_json()
 
     def script(self) -> str:

@@ -67,11 +67,29 @@ FOLLOWS_CONSIDERED = 48
 """The heuristic agent weighs every legal follow when there are at most this many (else the
 cheapest and five drawn at random)."""
 
+TRUMP_PREMIUM = 40
+"""What a trump costs the heuristic agent to give up, over its rank in the trump suit: a trump
+is worth keeping for a later ruff and for the last trick (and the kitty). (Measured by
+duplicate play, bench/agent_duel.py, as every weight here.)"""
+
+MASTER_PREMIUM = 30
+"""What a master card (no card the seat has not seen ranks above it in its suit) costs to
+give up: it wins a later round."""
+
+LEAD_POINTS = 3
+"""A low single led: each of its points weighs as this many ranks (a 5 or a 10 is not led as
+a low card)."""
+
+LEAD_TRUMP = 20
+"""A low single led: a trump weighs as this many ranks more."""
+
 
 class HeuristicAgent:
-    """A plausible player: keeps pairs and tractors together, takes tricks with points, feeds
-    points to a winning partner, throws when the throw is sure to stand (and now and then when
-    it is not), buries low non-point cards."""
+    """A plausible player: keeps pairs and tractors together, takes every trick it can (surely,
+    when there are points on it), feeds points to a partner no opponent left can beat, keeps
+    trumps and masters while plain cards can go, throws when the throw is sure to stand (and now
+    and then when it is not), leads low singles that are neither points nor trumps, buries low
+    non-point cards."""
 
     def __init__(self, rng: random.Random, bold: float = 0.04) -> None:
         self.rng = rng
@@ -172,8 +190,10 @@ class HeuristicAgent:
                 score = u.width * u.length + (2.0 if u in sure else 0.0)
                 if klass == TRUMP:
                     score -= 1.5 if not view.partner_side(view.declarer or 0) else 0.5
-                if u.width == 1 and u not in sure:
-                    score = -order.power[u.cards[0]] / 20  # lead a low single
+                if u.width == 1 and u not in sure:  # lead a low single, not a point card
+                    c = u.cards[0]
+                    score = -(order.power[c] + LEAD_POINTS * Card(c).points
+                              + (LEAD_TRUMP if klass == TRUMP else 0)) / 20
                 options.append((score + rng.random() * 0.3, u.all_cards()))
         for kind in view.rules.pattern_kinds:  # 打万分's 同花顺 / 发财 / 四季: only its like beats it
             found = view.rules.holds_pattern(kind, view.hand, order, 0)
@@ -212,8 +232,14 @@ class HeuristicAgent:
         def points_of(cards: list[int]) -> int:
             return sum(Card(c).points for c in cards)
 
+        klass = order.klass
+        top_unseen = [max((power(c) for c in order.members[k] if view.unseen[c]), default=-1)
+                      for k in range(5)]
+
         def cost(cards: list[int]) -> float:
-            return sum(power(c) for c in cards) + 3 * points_of(cards)
+            return sum(power(c) + (TRUMP_PREMIUM if klass[c] == TRUMP else 0)
+                       + (MASTER_PREMIUM if power(c) > top_unseen[klass[c]] else 0)
+                       for c in cards) + 3 * points_of(cards)
 
         voids = _voids(view)
         played = {p.seat for p in trick.plays}
@@ -222,11 +248,16 @@ class HeuristicAgent:
 
         def stands(cards: list[int]) -> bool:
             """No opponent still to play can beat ``cards`` (see :func:`_unbeaten`). Judged
-            for a lead of one unit only; any other is not sure."""
+            for a lead of one unit, and for a throw by its leader (which only a ruff beats)."""
             if not later:
                 return True
-            if len(trick.lead_units) != 1 or trick.special:
+            if trick.special:
                 return False
+            if len(trick.lead_units) > 1:  # a throw that stood: only a ruff can beat it
+                lead = trick.lead_class
+                return cards is trick.plays[0].cards and (
+                    lead == TRUMP or not any(lead in voids[s] and TRUMP not in voids[s]
+                                             for s in later))
             units = decompose(cards, order)
             return len(units) == 1 and _unbeaten(view, units[0], order.klass[cards[0]],
                                                  later, voids)
@@ -240,8 +271,8 @@ class HeuristicAgent:
             key = strength(cs)
             if key is not None and (best_now is None or key > best_now):
                 winning.append(cs)
-        if winning and (points > 0 or last or self.rng.random() < 0.4):
-            sure = [cs for cs in winning if stands(cs)]
+        if winning:  # take the lead (measured: winning even a pointless trick gains)
+            sure = [cs for cs in winning if stands(cs)] if points or last else []
             if sure:
                 return min(sure, key=cost)
             if friend_winning:  # the partner may yet be beaten: do not overtake it

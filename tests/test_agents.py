@@ -1,7 +1,8 @@
 """The simulator's heuristic agent (replay/agents.py), judged on positions of simulated hands:
 it weighs every legal follow (not a few drawn at random), feeds points only to a partner's
-play that no opponent still to play can beat, and leads a side suit's master as sure only when
-no opponent has shown a void in it."""
+play that no opponent still to play can beat (a throw that stood among them), leads a side
+suit's master as sure only when no opponent has shown a void in it, takes every trick it can,
+and gives up no trump or master while a plain card can go."""
 
 from __future__ import annotations
 
@@ -129,3 +130,98 @@ def test_a_master_card_is_not_led_as_sure_into_a_shown_void():
             assert agent._sure(view, unit, klass, voids) == (in_suit and not ruffed)
             checked += in_suit and ruffed
     assert checked >= 3, checked
+
+
+def _plain(view: SeatView, c: int) -> bool:
+    """A side card without points that is not its suit's master (some card the seat has not
+    seen ranks above it)."""
+    order = view.order
+    assert order is not None
+    klass = order.klass[c]
+    return klass != TRUMP and Card(c).points == 0 and any(
+        view.unseen[o] and order.power[o] > order.power[c] for o in order.members[klass])
+
+
+def test_a_trump_or_a_master_is_not_given_up_while_a_plain_card_can_go():
+    """An opponent winning a single-card trick the seat cannot win: it keeps its trumps and
+    its masters (each wins a later trick, the last one and the kitty among them) while a
+    pointless side card that is no master can go (before: it gave up whatever ranked lowest in
+    its own suit, a trump ace before a side 5)."""
+    checked = 0
+    for state, _seat, view, spec in _follows(decks=1, matches=40):
+        trick, order = view.trick, view.order
+        assert trick is not None and order is not None
+        if trick.lead_size != 1 or trick.special:
+            continue
+        winner, best = _winning(view)
+        follows = spec.follows(48) or []
+        if view.partner_side(winner) or best is None or any(
+                (play_strength(order, trick.lead_class, [(1, 1)], f) or (0, 0)) > best
+                for f in follows):
+            continue
+        if not any(_plain(view, f[0]) for f in follows) or all(_plain(view, f[0])
+                                                                for f in follows):
+            continue
+        played = HeuristicAgent(random.Random(0)).follow(view, spec)[0]
+        assert order.klass[played] != TRUMP or trick.lead_class == TRUMP, \
+            (state.hand.match, trick.number, Card(played))
+        assert order.power[played] < max(
+            (order.power[o] for o in order.members[order.klass[played]] if view.unseen[o]),
+            default=-1), (state.hand.match, trick.number, Card(played))
+        checked += 1
+    assert checked >= 100, checked
+
+
+def test_the_seat_takes_the_trick_whenever_a_card_of_the_led_suit_wins_it():
+    """An opponent winning a single-card side-suit trick, the seat holding a card of the suit
+    that beats it: it wins the trick, points on it or not, whatever its draws (measured in
+    duplicate play: the lead is worth taking; before, a pointless trick was taken 40 % of the
+    time, unless the seat played last)."""
+    checked = 0
+    for state, _seat, view, spec in _follows(decks=1, matches=40):
+        trick, order = view.trick, view.order
+        assert trick is not None and order is not None
+        if trick.lead_size != 1 or trick.lead_class == TRUMP or trick.special:
+            continue
+        winner, best = _winning(view)
+        if view.partner_side(winner) or best is None:
+            continue
+        winners = [c for c in order.members[trick.lead_class] if view.hand[c]
+                   and (play_strength(order, trick.lead_class, [(1, 1)], [c]) or (0, 0)) > best]
+        if not winners:
+            continue
+        for draw in range(3):
+            played = HeuristicAgent(random.Random(draw)).follow(view, spec)
+            assert played[0] in winners, (state.hand.match, trick.number, played, winners)
+        checked += 1
+    assert checked >= 100, checked
+
+
+def test_points_go_onto_a_partners_throw_that_no_opponent_left_can_ruff():
+    """The partner's throw of a side suit stood and wins; the seat, void in the suit, feeds
+    its points onto it when no opponent still to play has shown a void there (before: a throw
+    was never judged sure, and the seat kept its points)."""
+    checked = 0
+    for state, seat, view, spec in _follows(decks=1, matches=150):
+        trick, order = view.trick, view.order
+        assert trick is not None and order is not None
+        if len(trick.lead_units) < 2 or trick.lead_class == TRUMP or trick.special \
+                or not view.partner_side(trick.leader):
+            continue
+        winner, _ = _winning(view)
+        if winner != trick.leader:
+            continue
+        voids = voids_shown(order, [*view.tricks, trick], view.players)
+        played = {p.seat for p in trick.plays}
+        later = [s for s in range(view.players) if s not in played and s != seat
+                 and not view.partner_side(s)]
+        if any(trick.lead_class in voids[s] and TRUMP not in voids[s] for s in later):
+            continue
+        follows = spec.follows(48) or []
+        most = max((sum(Card(c).points for c in f) for f in follows), default=0)
+        if most == 0:
+            continue
+        given = HeuristicAgent(random.Random(0)).follow(view, spec)
+        assert sum(Card(c).points for c in given) == most, (state.hand.match, trick.number)
+        checked += 1
+    assert checked >= 30, checked

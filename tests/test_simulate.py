@@ -75,12 +75,22 @@ def test_injected_violations_are_all_found_and_nothing_else(name, decks):
         seed += 1
     events, labels = inject_violations(clean, rate=0.5, seed=decks, rules=rules)
     hands = hands_of(list(events))
-    by_hand = {(lab.match, lab.hand): lab for lab in labels}
     assert len(labels) > len(hands) * 0.4
-    kinds = collections.Counter(lab.rule for lab in labels)
-    missing_kinds = set(MUTATIONS) - set(kinds) - NOT_APPLICABLE[name]
+    _all_found_and_nothing_else(hands, labels)
+    # a kind that applies to few hands (a failed throw: 4 % of them) may have been drawn for
+    # none: injected alone, into every hand it applies to
+    missing_kinds = set(MUTATIONS) - {lab.rule for lab in labels} - NOT_APPLICABLE[name]
     impossible = {"follow.pair-required", "follow.tractor-required"} if decks == 1 else set()
-    assert missing_kinds <= impossible, missing_kinds
+    for kind in sorted(missing_kinds - impossible):
+        events, labels = inject_violations(clean, rate=1.0, seed=decks, rules=rules,
+                                           kinds=[kind])
+        hands = hands_of(list(events))
+        assert labels, kind
+        _all_found_and_nothing_else(hands, labels)
+
+
+def _all_found_and_nothing_else(hands, labels) -> None:  # type: ignore[no-untyped-def]
+    by_hand = {(lab.match, lab.hand): lab for lab in labels}
     missed, false_positives = [], []
     for report in replay.validate_hands(hands):
         lab = by_hand.get((report.match, report.hand))

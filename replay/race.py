@@ -71,8 +71,10 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     no more than twice the contenders are left, with one stage at least when there are more
     plays than places (until session 26 up to twice the contenders were ranked on the first
     deals alone: a run whose first 32 deals favoured the wrong five never raced the best play);
-    each stage ranks on the same deals for all, and after the first a
-    play that scored exactly as a better-ranked one on every deal so far gives up its place.
+    each stage ranks on the same deals for all; a play that scored exactly as a better-ranked
+    one on every deal so far takes no place of its own in a cut (since session 27: a dozen
+    forms of one play crowded the best one out of the first), and after the first stage it
+    gives up its place.
     The likely play (index 1: the heuristic agent's choice, or the cheapest follow when that
     was the play made) takes the last place when it is not among them and did not score as one
     of them on every deal it met. Fills in ``values``, ``errors`` and ``counts`` of the
@@ -90,11 +92,25 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
                 out.append(i)
         return out
 
+    def places(pool: list[int], keep: int) -> list[int]:
+        """The best ``keep`` plays of the pool, a play that scored as a better-ranked one on
+        every deal so far taking no place of its own (it goes on beside that one: on the
+        first deals alone it may yet differ)."""
+        out: list[int] = []
+        firsts: list[int] = []
+        for i in pool:
+            if not any(seen[j] == seen[i] for j in firsts):
+                if len(firsts) == keep:
+                    break
+                firsts.append(i)
+            out.append(i)
+        return out
+
     pool = sorted(seen, key=lambda i: (-sign * values[i], i))
     staged = False
     while len(pool) > 2 * budget.contenders or (not staged and len(pool) > budget.contenders):
         staged = True  # more plays than places: never ranked on the first deals alone
-        pool = pool[:max(len(pool) // 2, 2 * budget.contenders)]
+        pool = places(pool, max(len(pool) // 2, 2 * budget.contenders))
         for r in evaluate([alternatives[i] for i in pool], budget.samples):
             for j, i in enumerate(pool):
                 seen[i].append(r[j])

@@ -987,6 +987,23 @@ def test_a_play_unlucky_on_the_first_deals_is_ranked_again_before_the_race():
     assert d.best == [CARD_TOKENS[8]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
 
 
+def test_plays_that_score_alike_on_the_first_deals_do_not_crowd_out_the_best_one():
+    """Sixteen alternatives, twelve of them one play in effect (a throw that every deal forces
+    to the same card, say): they score alike, 2 points better than the play made on the first
+    32 deals, and the best play (12 better) looks 4 worse there. When each of the twelve took a
+    place of its own, the first cut (ten places) kept ten of them and the best play never raced
+    (tractor-1deck hand 4, trick 2: a six-card trump throw, ♦10 12 points better, marked with
+    one seed and not with another); now they share one place, and the best play is marked."""
+    def value(a: int, n: int) -> float:
+        first = n < Budget.samples
+        if a == 16:
+            return 46.0 if first else 62.0
+        return 52.0 if first and 1 <= a <= 12 else 50.0
+
+    d = _judged(_Deals(value), 17)
+    assert d.best == [CARD_TOKENS[16]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
+
+
 def test_a_race_does_not_end_on_the_lucky_first_deals_of_a_heavy_tailed_gain():
     """The better play gains 60 points on one deal in 20 (3 on average: under the 5-point
     inaccuracy), but on the race's first round of deals it happens to gain on one in four (15

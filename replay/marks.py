@@ -39,7 +39,8 @@ class Budget:
     play made when the race ends unresolved (two playouts a deal instead of one per runner):
     its gain is then read on every deal, the race's cross-fitted and its own after them. A
     decision on a mark's threshold gets 4,704 deals instead of 2,400 (session 25: two decks'
-    marks the same with another seed 86 % of the time instead of 78 %)."""
+    marks the same with another seed 86 % of the time instead of 78 %); at one deck four times
+    the rounds, 11,616 deals (``replay.race.SMALL_PACK_SOLO``)."""
     resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
     errors from the swing's estimate (about 98 % one-sided)."""

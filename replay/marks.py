@@ -39,8 +39,14 @@ class Budget:
     play made when the race ends unresolved (two playouts a deal instead of one per runner):
     its gain is then read on every deal, the race's cross-fitted and its own after them. A
     decision on a mark's threshold gets 4,704 deals instead of 2,400 (session 25: two decks'
-    marks the same with another seed 86 % of the time instead of 78 %); at one deck four times
-    the rounds, 11,616 deals (``replay.race.SMALL_PACK_SOLO``)."""
+    marks the same with another seed 86 % of the time instead of 78 %); at one deck
+    ``one_deck_solo`` times the rounds (:meth:`solo_rounds`)."""
+    one_deck_solo: int = 4
+    """How many times ``solo`` rounds a one-deck hand's leader gets (a pack of 100 points:
+    ``scale`` 0.5), 11,616 deals at most. A one-deck decision costs about a third of a two-deck
+    one, and its marks sit on a threshold of 3.5 points with a standard error of 0.2-0.4 at
+    4,704 deals: four times the solo rounds took the marks the same with another seed from
+    85-87 % to 91-92 % (session 27)."""
     resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
     errors from the swing's estimate (about 98 % one-sided)."""
@@ -85,6 +91,10 @@ class Budget:
     rollout: str = "greedy"
     """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
     holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
+
+    def solo_rounds(self, scale: float) -> int:
+        """The rounds the leader alone may go on for, in a hand of this ``scale``."""
+        return self.solo * (self.one_deck_solo if scale <= 0.5 else 1)
 
 
 LEVELS: dict[str, dict[str, int]] = {

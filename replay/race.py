@@ -125,18 +125,6 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     return ranked
 
 
-SMALL_PACK_SOLO = 4
-"""How many times ``Budget.solo`` rounds a one-deck hand's leader gets (a pack of 100 points:
-``scale`` 0.5). A one-deck decision costs about a third of a two-deck one, and its marks sit
-on a threshold of 3.5 points with a standard error of 0.2-0.4 at 4,704 deals: four times the
-solo rounds took the marks the same with another seed from 85-87 % to 91-92 % (session 27)."""
-
-
-def solo_rounds(budget: Budget, scale: float) -> int:
-    """The rounds the leader alone may go on for, in a hand of this ``scale``."""
-    return budget.solo * (SMALL_PACK_SOLO if scale <= 0.5 else 1)
-
-
 def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
           alternatives: list[list[int]], ranked: list[int], sign: int, scale: float,
           budget: Budget, values: list[float], errors: list[float], counts: list[int]
@@ -162,7 +150,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     gains: dict[int, tuple[float, float]] = {}
     best = (0.0, 0.0)
     raced: tuple[float, float, int] | None = None  # the race's cross-fitted sums, then solo
-    for round_ in range(budget.extend + solo_rounds(budget, scale) + 1):
+    for round_ in range(budget.extend + budget.solo_rounds(scale) + 1):
         if round_ == budget.extend + 1:  # unresolved: the leader alone goes on
             raced = tally.cross_fitted(running)
             running = [max(running, key=lambda i: (gains[i][0], -i))]

@@ -51,6 +51,21 @@ def _winning(view: SeatView) -> tuple[int, tuple[int, int] | None]:
     return seat, best
 
 
+def _led_suit_against_an_opponent(view: SeatView) -> tuple[list[int], list[int]]:
+    """On a single-card side-suit trick an opponent is winning: the seat's cards of the led
+    suit, and those of them that would win it (both empty on any other trick)."""
+    trick, order = view.trick, view.order
+    assert trick is not None and order is not None
+    if trick.lead_size != 1 or trick.lead_class == TRUMP or trick.special:
+        return [], []
+    winner, best = _winning(view)
+    if view.partner_side(winner) or best is None:
+        return [], []
+    suit = [c for c in order.members[trick.lead_class] if view.hand[c]]
+    return suit, [c for c in suit
+                  if (play_strength(order, trick.lead_class, [(1, 1)], [c]) or (0, 0)) > best]
+
+
 def test_the_last_seat_takes_a_trick_with_points_whenever_one_of_its_cards_can():
     """Last to a single-card side-suit trick that an opponent is winning with points on it,
     holding cards of the led suit of which one wins: it wins, whatever its random draws (with
@@ -60,15 +75,9 @@ def test_the_last_seat_takes_a_trick_with_points_whenever_one_of_its_cards_can()
     for state, _seat, view, spec in _follows(decks=1, matches=60):
         trick, order = view.trick, view.order
         assert trick is not None and order is not None
-        if len(trick.plays) != 3 or trick.lead_size != 1 or trick.lead_class == TRUMP \
-                or trick.special or sum(Card(c).points for p in trick.plays for c in p.cards) == 0:
+        if len(trick.plays) != 3 or sum(Card(c).points for p in trick.plays for c in p.cards) == 0:
             continue
-        winner, best = _winning(view)
-        if view.partner_side(winner) or best is None:
-            continue
-        suit = [c for c in order.members[trick.lead_class] if view.hand[c]]
-        winners = [c for c in suit
-                   if (play_strength(order, trick.lead_class, [(1, 1)], [c]) or (0, 0)) > best]
+        suit, winners = _led_suit_against_an_opponent(view)
         if len(suit) < 3 or not winners:
             continue
         for draw in range(5):
@@ -181,13 +190,7 @@ def test_the_seat_takes_the_trick_whenever_a_card_of_the_led_suit_wins_it():
     for state, _seat, view, spec in _follows(decks=1, matches=40):
         trick, order = view.trick, view.order
         assert trick is not None and order is not None
-        if trick.lead_size != 1 or trick.lead_class == TRUMP or trick.special:
-            continue
-        winner, best = _winning(view)
-        if view.partner_side(winner) or best is None:
-            continue
-        winners = [c for c in order.members[trick.lead_class] if view.hand[c]
-                   and (play_strength(order, trick.lead_class, [(1, 1)], [c]) or (0, 0)) > best]
+        _, winners = _led_suit_against_an_opponent(view)
         if not winners:
             continue
         for draw in range(3):

@@ -971,19 +971,26 @@ def test_plays_that_score_alike_give_up_their_places_in_the_race():
     assert d.best == [CARD_TOKENS[5]] and d.mark == "inaccuracy", (d.best, d.estimate)
 
 
+def _best_hidden_by(crowd: int, best: int):  # type: ignore[no-untyped-def]
+    """Values for :class:`_Deals`: alternatives 1 to ``crowd`` score 2 points above the play
+    made on the screen's first deals and as it after; alternative ``best`` scores 4 below it
+    on the first deals and 12 above after; any other, as the play made."""
+    def value(a: int, n: int) -> float:
+        first = n < Budget.samples
+        if a == best:
+            return 46.0 if first else 62.0
+        return 52.0 if first and 1 <= a <= crowd else 50.0
+
+    return value
+
+
 def test_a_play_unlucky_on_the_first_deals_is_ranked_again_before_the_race():
     """Eight alternatives, five places: five plays that are no better than the play made look
     2 points better on the screen's first 32 deals, and the best play (12 points better) looks
     4 worse there. Ranked on those deals alone (as until session 26, with up to ten plays) it
     never raced and the decision went unmarked; a second stage on 32 more deals ranks it first,
     and the decision is marked."""
-    def value(a: int, n: int) -> float:
-        first = n < Budget.samples
-        if a == 8:
-            return 46.0 if first else 62.0
-        return 52.0 if first and 1 <= a <= 5 else 50.0
-
-    d = _judged(_Deals(value), 9)
+    d = _judged(_Deals(_best_hidden_by(crowd=5, best=8)), 9)
     assert d.best == [CARD_TOKENS[8]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
 
 
@@ -994,13 +1001,7 @@ def test_plays_that_score_alike_on_the_first_deals_do_not_crowd_out_the_best_one
     place of its own, the first cut (ten places) kept ten of them and the best play never raced
     (tractor-1deck hand 4, trick 2: a six-card trump throw, ♦10 12 points better, marked with
     one seed and not with another); now they share one place, and the best play is marked."""
-    def value(a: int, n: int) -> float:
-        first = n < Budget.samples
-        if a == 16:
-            return 46.0 if first else 62.0
-        return 52.0 if first and 1 <= a <= 12 else 50.0
-
-    d = _judged(_Deals(value), 17)
+    d = _judged(_Deals(_best_hidden_by(crowd=12, best=16)), 17)
     assert d.best == [CARD_TOKENS[16]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
 
 

@@ -259,8 +259,9 @@ def main() -> None:
                           f"{' '.join(d.made)} against {' '.join(d.best)}, estimated "
                           f"{d.estimate:.1f} ± {d.error:.1f} on {d.deals} deals: "
                           f"{d.mark or 'unmarked'}", flush=True)
-        print(f"  match {number} of {len(seeds)} (seed {seed}) reviewed: "
-              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
+            print(f"  match {number} of {len(seeds)} (seed {seed}) reviewed: "
+                  f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     every = [d for ds in found_by.values() for d in ds]
     caught = sum(d.mark is not None for d in every)
     print(f"planted plays reviewed: {len(every)}; marked {caught} "

@@ -13,6 +13,7 @@ import itertools
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import msgspec
 
@@ -185,7 +186,10 @@ def throw_beatable(events, plays, rng, players):  # type: ignore[no-untyped-def]
     return None
 
 
-def _claim(kind: type[Event], change: Callable[[Event, random.Random, int], dict | None],
+_E = TypeVar("_E", bound=Event)
+
+
+def _claim(kind: type[_E], change: Callable[[_E, random.Random, int], dict | None],
            rule: str) -> Mutation:
     def mutate(events, plays, rng, players):  # type: ignore[no-untyped-def]
         idx = [i for i, e in enumerate(events) if isinstance(e, kind)]

@@ -83,13 +83,19 @@ a low card)."""
 LEAD_TRUMP = 20
 """A low single led: a trump weighs as this many ranks more."""
 
+MASTER_TRUMP_POINTS = 10
+"""A trick with fewer points than this on the table is not taken with a master trump (one that
+no trump the seat has not seen ranks above): that trump is kept for a trick worth it, and for
+the last trick (measured at one deck and at two: 10 whatever the decks)."""
+
 
 class HeuristicAgent:
     """A plausible player: keeps pairs and tractors together, takes every trick it can (surely,
-    when there are points on it), feeds points to a partner no opponent left can beat, keeps
-    trumps and masters while plain cards can go, throws when the throw is sure to stand (and now
-    and then when it is not), leads low singles that are neither points nor trumps, buries low
-    non-point cards."""
+    when there are points on it; with a master trump only when there are 10 or more), feeds
+    points to a partner no opponent left can beat, keeps trumps and masters while plain cards can
+    go, throws when the throw is sure to stand (and now and then when it is not), leads low
+    singles that are neither points nor trumps (a defender keeps its master trump singles: it
+    leads one only before a point card or another trump), buries low non-point cards."""
 
     def __init__(self, rng: random.Random, bold: float = 0.04) -> None:
         self.rng = rng
@@ -189,7 +195,11 @@ class HeuristicAgent:
             for u in units:
                 score = u.width * u.length + (2.0 if u in sure else 0.0)
                 if klass == TRUMP:
-                    score -= 1.5 if not view.partner_side(view.declarer or 0) else 0.5
+                    defender = not view.partner_side(view.declarer or 0)
+                    score -= 1.5 if defender else 0.5
+                    if defender and u.width == 1 and u in sure:
+                        # a defender keeps its master trump singles to ruff and for the end
+                        score = -1.0 - order.power[u.cards[0]] / 100
                 if u.width == 1 and u not in sure:  # lead a low single, not a point card
                     c = u.cards[0]
                     score = -(order.power[c] + LEAD_POINTS * Card(c).points
@@ -271,6 +281,10 @@ class HeuristicAgent:
             key = strength(cs)
             if key is not None and (best_now is None or key > best_now):
                 winning.append(cs)
+        if points < MASTER_TRUMP_POINTS:  # keep master trumps for tricks worth them
+            winning = [cs for cs in winning
+                       if not any(klass[c] == TRUMP and power(c) > top_unseen[TRUMP]
+                                  for c in cs)]
         if winning:  # take the lead (measured: winning even a pointless trick gains)
             sure = [cs for cs in winning if stands(cs)] if points or last else []
             if sure:

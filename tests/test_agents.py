@@ -1,8 +1,9 @@
 """The simulator's heuristic agent (replay/agents.py), judged on positions of simulated hands:
 it weighs every legal follow (not a few drawn at random), feeds points only to a partner's
 play that no opponent still to play can beat (a throw that stood among them), leads a side
-suit's master as sure only when no opponent has shown a void in it, takes every trick it can,
-and gives up no trump or master while a plain card can go."""
+suit's master as sure only when no opponent has shown a void in it, takes every trick it can
+(but not one worth under 10 points with a master trump), gives up no trump or master while a
+plain card can go, and, as a defender, leads no master trump single before a plain low card."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from replay.trick import voids_shown
 from replay.units import decompose
 
 
-def _follows(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView, FollowSpec]]:
-    """Every follow of simulated tractor hands, as the seat to play saw it."""
+def _plays(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView]]:
+    """Every play of simulated tractor hands, as the seat to play saw it."""
     rules = replay.get_ruleset("tractor", players=4, decks=decks)
     for m in range(matches):
         events = simulate_match(rules, f"agents-{m}", 500 + m, hands=2)
@@ -32,10 +33,16 @@ def _follows(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatVi
                         header=events[0])
             state = HandReplay(rules, hand)
             for ev in hand_events:
-                if isinstance(ev, Play) and state.trick is not None and state.order is not None:
-                    yield state, ev.seat, _view(state, ev.seat, state.order), \
-                        follow_spec(state, ev.seat)
+                if isinstance(ev, Play) and state.order is not None:
+                    yield state, ev.seat, _view(state, ev.seat, state.order)
                 state.apply(ev)
+
+
+def _follows(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView, FollowSpec]]:
+    """Every follow of simulated tractor hands, as the seat to play saw it."""
+    for state, seat, view in _plays(decks, matches):
+        if state.trick is not None:
+            yield state, seat, view, follow_spec(state, seat)
 
 
 def _winning(view: SeatView) -> tuple[int, tuple[int, int] | None]:
@@ -228,3 +235,58 @@ def test_points_go_onto_a_partners_throw_that_no_opponent_left_can_ruff():
         assert sum(Card(c).points for c in given) == most, (state.hand.match, trick.number)
         checked += 1
     assert checked >= 30, checked
+
+
+def _master_trumps(view: SeatView, cards: list[int]) -> bool:
+    """Whether ``cards`` hold a master trump: a trump no trump the seat has not seen ranks
+    above."""
+    order = view.order
+    assert order is not None
+    top = max((order.power[c] for c in order.members[TRUMP] if view.unseen[c]), default=-1)
+    return any(order.klass[c] == TRUMP and order.power[c] > top for c in cards)
+
+
+def test_a_master_trump_does_not_take_a_trick_worth_under_ten_points():
+    """With fewer than 10 points on the table and only master trumps to win it with, the seat
+    lets the trick go and keeps the trump for a trick worth it and for the last one (measured
+    in duplicate play with the next test's change: +0.9 points a hand at one deck, +0.2 at
+    two; before, it took every trick it could, with the big joker if need be)."""
+    checked = 0
+    for state, _seat, view, spec in _follows(decks=1, matches=40):
+        trick, order = view.trick, view.order
+        assert trick is not None and order is not None
+        if trick.special or sum(Card(c).points for p in trick.plays for c in p.cards) >= 10:
+            continue
+        _, best = _winning(view)
+        kinds = [u.kind for u in trick.lead_units]
+        follows = spec.follows(48) or []
+        winners = [f for f in follows
+                   if (play_strength(order, trick.lead_class, kinds, f) or (0, 0)) > (best or (0, 0))]
+        if not winners or not all(_master_trumps(view, f) for f in winners) \
+                or all(_master_trumps(view, f) for f in follows):
+            continue
+        played = HeuristicAgent(random.Random(0)).follow(view, spec)
+        assert played not in winners, (state.hand.match, trick.number, played)
+        checked += 1
+    assert checked >= 10, checked
+
+
+def test_a_defender_leads_no_master_trump_single_before_a_plain_low_card():
+    """A defender holding a master trump single and a pointless side card that is no master
+    does not lead the trump: the defenders keep their master trumps to ruff and for the last
+    trick (before: it was led as a sure winner whenever no sure side unit was held)."""
+    checked = 0
+    for state, _seat, view in _plays(decks=1, matches=40):
+        order = view.order
+        assert order is not None
+        if state.trick is not None or view.partner_side(view.declarer or 0):
+            continue
+        masters = [c for c in order.members[TRUMP]
+                   if view.hand[c] == 1 and _master_trumps(view, [c])]
+        if not masters or not any(_plain(view, c) for c in range(54) if view.hand[c]):
+            continue
+        for draw in range(3):
+            led = HeuristicAgent(random.Random(draw)).lead(view)
+            assert not (len(led) == 1 and led[0] in masters), (state.hand.match, led)
+        checked += 1
+    assert checked >= 10, checked

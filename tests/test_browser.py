@@ -132,8 +132,11 @@ def single_report(tmp_path_factory):
     from analyze.report import page_slug
 
     reports = [r for r in replay.validate(INJECTED)]
+    # a hand with a violation placed at a play, but no card played that was not held (the
+    # holdings could not shrink by it)
     hand = next(r for r in reports if len(r.tricks) >= 8
-                and any(v.trick is not None and v.seat is not None for v in r.violations))
+                and any(v.trick is not None and v.seat is not None for v in r.violations)
+                and not any(v.rule == "play.card-not-held" for v in r.violations))
     return out, hand, page_slug(hand.match, hand.hand)
 
 

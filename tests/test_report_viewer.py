@@ -103,10 +103,12 @@ def test_each_violation_points_at_its_play():
         flat = [(t.number, p.seat) for t in report.tricks for p in t.plays]
         for v, row in zip(report.violations, data["v"], strict=True):
             assert row[0] == v.rule and row[1] == v.message
+            if v.trick is not None and v.seat is not None and (v.trick, v.seat) in flat:
+                assert row[6] is not None, (report.hand, v.rule)
             if row[6] is not None:
                 assert flat[row[6]] == (v.trick, v.seat)
                 placed += 1
-    assert placed > 5
+    assert placed >= 3
 
 
 def test_no_record_string_can_end_the_embedded_json(tmp_path):

@@ -167,6 +167,34 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
     if sum(unseen[c] for c in types) != sum(need):
         return None  # the record hides or lacks cards: no consistent deal to enumerate
     deals: list[tuple[int, list[list[int]]]] = []
+    # Pruning: the cards of types[i:] of each suit class, and for every set of slots the
+    # classes one of them may take. A partial deal whose remaining cards cannot fill some set
+    # of slots (Hall's condition: too few of them in classes that set is not void in) leads to
+    # no deal; without this the walk could spend seconds on such dead ends before finding
+    # ``limit`` deals (a 标分 defender with a large unseen kitty and voids shown).
+    left: list[list[int]] = [[0] * 5 for _ in range(len(types) + 1)]
+    for i in range(len(types) - 1, -1, -1):
+        left[i] = list(left[i + 1])
+        left[i][order.klass[types[i]]] += unseen[types[i]]
+    groups: list[tuple[list[int], list[int]]] = []
+    for mask in range(1, 1 << len(need)):
+        members = [r for r in range(len(need)) if mask >> r & 1]
+        groups.append((members, [k for k in range(5)
+                                 if any(k not in voids[r] for r in members)]))
+
+    def fillable(i: int, room: list[int]) -> bool:
+        there = left[i]
+        for members, classes in groups:
+            wanted = 0
+            for r in members:
+                wanted += room[r]
+            if wanted:
+                have = 0
+                for k in classes:
+                    have += there[k]
+                if have < wanted:
+                    return False
+        return True
 
     def split(n: int, slots: list[int], klass: int, room: list[int]) -> Iterator[list[int]]:
         if len(slots) == 1:
@@ -184,6 +212,8 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
             if not any(room):
                 deals.append((ways, [list(g) for g in got]))
             return len(deals) <= limit
+        if not fillable(i, room):
+            return True  # no deal down this way
         c = types[i]
         n = unseen[c]
         for parts in split(n, list(range(len(need))), order.klass[c], room):

@@ -1,11 +1,12 @@
 """Benchmark: does the review mark a plainly bad play? (issue 23)
 
 Simulated matches in which seat 1 is the heuristic agent except for one planted error per
-hand, at its first chance of any of four kinds (see :class:`Planter`): points thrown by the
+hand, at its first chance of any of five kinds (see :class:`Planter`): points thrown by the
 declarer's side onto a trick a defender has already won (a 10 or a K given away), a trick full
 of points left to the opponents by the last player who could win it with a card of the led
 suit, an ace of the led suit thrown under an opponent's ruff while a lower card of the suit
-could go, and, as the declarer, the most points it can buried in the kitty. Every hand is
+could go, as the declarer the most points it can buried in the kitty, and in the last two
+tricks the play worth least from what the seat knew (since session 28). Every hand is
 reviewed; the benchmark prints how many planted plays were marked (per kind, with their
 estimated swings) and the share of the other seats' decisions marked (by kind). Seeds are
 drawn fresh unless given, and printed.
@@ -38,13 +39,17 @@ import replay  # noqa: E402
 from bench.lookahead import LookaheadAgent, install  # noqa: E402
 from gamelog.cards import CARD_TOKENS  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
+from replay.candidates import decision_choices  # noqa: E402
+from replay.deals import consistent_deals  # noqa: E402
 from replay.engine import play_strength  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import budget_at, review_hands  # noqa: E402
+from replay.rollouts import rollout_samples  # noqa: E402
+from replay.search import apply_play, clone, defends, solve  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
 
-KINDS = frozenset({"points", "win", "ace", "bury"})
+KINDS = frozenset({"points", "win", "ace", "bury", "last"})
 
 
 class Planter(HeuristicAgent):
@@ -76,7 +81,14 @@ class Planter(HeuristicAgent):
       opponents are void (the review valued one such ace at 0.0 in session 24, rightly);
     - ``bury``: as the declarer, it buries the most points it can in the kitty (pointless
       cards kept in hand instead), when that is 20 points a deck more than the agent's own
-      burial."""
+      burial;
+    - ``last``: in the last two tricks (every seat holding two cards at most), the play worth
+      least to its side in expectation over every deal of the cards it has not seen that is
+      consistent with what it knows (:func:`replay.deals.consistent_deals`, each solved
+      exactly; 64 of them drawn when there are more than 256: what the seat could know, not
+      the true deal), among the alternatives the review
+      would list, when that is 10 points a deck below the agent's own play (the issue's "worst
+      play in the last two tricks"; session 28)."""
 
     def __init__(self, rng: random.Random, planted: list[tuple[str, int, list[int]]],
                  kinds: frozenset[str] = KINDS, base: HeuristicAgent | None = None) -> None:
@@ -90,7 +102,39 @@ class Planter(HeuristicAgent):
 
     def lead(self, view):  # type: ignore[no-untyped-def]
         self._new_hand(view)
-        return self.base.lead(view) if self.base is not None else super().lead(view)
+        usual = self.base.lead(view) if self.base is not None else super().lead(view)
+        return self._last(view, usual) or usual
+
+    def _last(self, view, usual: list[int]) -> list[int] | None:  # type: ignore[no-untyped-def]
+        """The ``last`` kind's play, when this decision is its chance (see the class)."""
+        state = getattr(view, "state", None)
+        if "last" not in self.kinds or self.done or state is None or state.order is None \
+                or max(sum(h) + x for h, x in zip(state.held, state.hidden, strict=True)) > 2:
+            return None
+        options, _ = decision_choices(state, view.seat)
+        if len(options) < 2:
+            return None
+        options = [sorted(o) for o in options]
+        if sorted(usual) not in options:
+            options.append(sorted(usual))
+        sign = 1 if defends(state, view.seat) else -1
+        deals = consistent_deals(state, view.seat, 256)
+        if deals is not None:  # every consistent deal, solved
+            values = [0.0] * len(options)
+            for weight, world in deals:
+                for i, cards in enumerate(options):
+                    trial = clone(world)
+                    apply_play(trial, view.seat, cards)
+                    values[i] += weight * solve(trial, {})
+        else:  # too many: 64 of them drawn, each solved
+            rows = rollout_samples(state, view.seat, options, 64, random.Random(self.seen),
+                                   exact_cards=4)
+            values = [sum(r[i] for r in rows) / len(rows) for i in range(len(options))]
+        mine = [sign * v for v in values]
+        worst = min(range(len(options)), key=lambda i: mine[i])
+        if mine[options.index(sorted(usual))] - mine[worst] >= 10 * view.rules.decks:
+            return self._plant("last", view, options[worst])
+        return None
 
     def _new_hand(self, view) -> None:  # type: ignore[no-untyped-def]
         if len(view.tricks) < self.seen:
@@ -162,8 +206,9 @@ class Planter(HeuristicAgent):
                         and spare \
                         and (beats is None or top is None or beats <= top):
                     return self._plant("points", view, rich)
-        return self.base.follow(view, spec) if self.base is not None \
+        usual = self.base.follow(view, spec) if self.base is not None \
             else super().follow(view, spec)
+        return self._last(view, usual) or usual
 
     def _plant(self, kind: str, view, cards: list[int]) -> list[int]:  # type: ignore[no-untyped-def]
         self.done = True
@@ -198,8 +243,7 @@ def main() -> None:
     args = ap.parse_args()
     kinds = frozenset(args.kinds)
     pairs: list[tuple] = []  # (first run's decision, second run's), with --again
-    if args.seats == "lookahead":
-        install()
+    install()  # the seats' views carry the hand's state (the lookahead agent's, the last kind's)
 
     def seat_agent(rng: random.Random) -> HeuristicAgent:
         return LookaheadAgent(rng, args.deals) if args.seats == "lookahead" \

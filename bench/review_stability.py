@@ -113,7 +113,7 @@ def rules(a: list, b: list, scale: float) -> None:
         print(f"    read another way, inaccuracy threshold {label}: " + "; ".join(cells),
               flush=True)
     cells = []
-    for points in (4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0):  # the inaccuracy at another threshold
+    for points in (4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 9.0, 10.0):  # the inaccuracy elsewhere
         def moved(d, points=points):  # type: ignore[no-untyped-def]
             swing = d.estimate if d.exact else d.estimate - d.error
             found = mark_for(swing, scale)

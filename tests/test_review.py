@@ -1116,14 +1116,14 @@ def test_accuracy_interval_is_the_reviews_noise():
 
 def test_the_thresholds_scale_with_the_pack_and_the_inaccuracy_never_falls_under_a_5s_cost():
     """Inaccuracy, mistake and blunder at 5, 22 and 43 points of a two-deck game, scaled by the
-    pack's points, but the inaccuracy never under 3.5 points: a 5 handed over costs 3-3.75 in
+    pack's points, but the inaccuracy never under 4 points: a 5 handed over costs 3-4 in
     expectation whatever the pack (docs/review.md, "Swing, marks and accuracy")."""
     from replay.marks import mark_for, thresholds
 
     assert dict(thresholds(1.0)) == {"blunder": 43, "mistake": 22, "inaccuracy": 5}
     assert dict(thresholds(2.0)) == {"blunder": 86, "mistake": 44, "inaccuracy": 10}
-    assert dict(thresholds(0.5)) == {"blunder": 21.5, "mistake": 11, "inaccuracy": 3.5}
+    assert dict(thresholds(0.5)) == {"blunder": 21.5, "mistake": 11, "inaccuracy": 4.0}
     assert mark_for(4.9, 1.0) is None and mark_for(5.0, 1.0) == "inaccuracy"
-    assert mark_for(3.2, 0.5) is None and mark_for(3.5, 0.5) == "inaccuracy"
+    assert mark_for(3.9, 0.5) is None and mark_for(4.0, 0.5) == "inaccuracy"
     assert mark_for(21.9, 1.0) == "inaccuracy" and mark_for(22.0, 1.0) == "mistake"
     assert mark_for(11.0, 0.5) == "mistake" and mark_for(43.0, 1.0) == "blunder"

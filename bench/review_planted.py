@@ -45,8 +45,8 @@ from replay.engine import play_strength  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import budget_at, review_hands  # noqa: E402
-from replay.rollouts import rollout_samples  # noqa: E402
-from replay.search import apply_play, clone, defends, solve  # noqa: E402
+from replay.rollouts import exact_values, rollout_samples  # noqa: E402
+from replay.search import defends  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
 
 KINDS = frozenset({"points", "win", "ace", "bury", "last"})
@@ -120,12 +120,7 @@ class Planter(HeuristicAgent):
         sign = 1 if defends(state, view.seat) else -1
         deals = consistent_deals(state, view.seat, 256)
         if deals is not None:  # every consistent deal, solved
-            values = [0.0] * len(options)
-            for weight, world in deals:
-                for i, cards in enumerate(options):
-                    trial = clone(world)
-                    apply_play(trial, view.seat, cards)
-                    values[i] += weight * solve(trial, {})
+            values = exact_values(deals, view.seat, options)
         else:  # too many: 64 of them drawn, each solved
             rows = rollout_samples(state, view.seat, options, 64, random.Random(self.seen),
                                    exact_cards=4)

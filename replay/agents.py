@@ -246,9 +246,13 @@ class HeuristicAgent:
         top_unseen = [max((power(c) for c in order.members[k] if view.unseen[c]), default=-1)
                       for k in range(5)]
 
+        def master(c: int) -> bool:
+            """No card the seat has not seen ranks above ``c`` in its suit class."""
+            return power(c) > top_unseen[klass[c]]
+
         def cost(cards: list[int]) -> float:
             return sum(power(c) + (TRUMP_PREMIUM if klass[c] == TRUMP else 0)
-                       + (MASTER_PREMIUM if power(c) > top_unseen[klass[c]] else 0)
+                       + (MASTER_PREMIUM if master(c) else 0)
                        for c in cards) + 3 * points_of(cards)
 
         voids = _voids(view)
@@ -283,8 +287,7 @@ class HeuristicAgent:
                 winning.append(cs)
         if points < MASTER_TRUMP_POINTS:  # keep master trumps for tricks worth them
             winning = [cs for cs in winning
-                       if not any(klass[c] == TRUMP and power(c) > top_unseen[TRUMP]
-                                  for c in cs)]
+                       if not any(klass[c] == TRUMP and master(c) for c in cs)]
         if winning:  # take the lead (measured: winning even a pointless trick gains)
             sure = [cs for cs in winning if stands(cs)] if points or last else []
             if sure:

@@ -44,9 +44,9 @@ class Budget:
     one_deck_solo: int = 4
     """How many times ``solo`` rounds a one-deck hand's leader gets (a pack of 100 points:
     ``scale`` 0.5), 11,616 deals at most. A one-deck decision costs about a third of a two-deck
-    one, and its marks sat on a threshold of 3.5 points (4 since session 28) with an error of 0.2-0.4 at
-    4,704 deals: four times the solo rounds took the marks the same with another seed from
-    85-87 % to 91-92 % (session 27)."""
+    one, and its marks sat on a threshold of 3.5 points (4 since session 28) with an error of
+    0.2-0.4 at 4,704 deals: four times the solo rounds took the marks the same with another
+    seed from 85-87 % to 91-92 % (session 27)."""
     resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
     errors from the swing's estimate (about 98 % one-sided)."""

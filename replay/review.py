@@ -84,6 +84,7 @@ from replay.order import TRUMP as TRUMP_CLASS
 from replay.race import _judge as _judge
 from replay.race import _paired
 from replay.rollouts import continuations as continuations
+from replay.rollouts import exact_values
 from replay.rollouts import play_out as play_out
 from replay.rollouts import play_value as play_value
 from replay.rollouts import rollout_agents as rollout_agents
@@ -219,14 +220,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
 
     def evaluate(alts: list[list[int]], samples: int) -> list[list[float]]:
         if deals is not None:  # every consistent deal, solved exactly: one expected row
-            row = [0.0] * len(alts)
-            for weight, world in deals:
-                table: dict = {}
-                for i, cards in enumerate(alts):
-                    trial = clone(world)
-                    apply_play(trial, seat, cards)
-                    row[i] += weight * solve(trial, table)
-            return [row]
+            return [exact_values(deals, seat, alts)]
         return rollout_samples(state, seat, alts, samples, rng,
                                agents=lambda d: rollout_agents(budget.rollout, d, state.players),
                                exact_cards=budget.exact_cards, endgame=budget.endgame,

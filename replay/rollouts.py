@@ -106,6 +106,21 @@ def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
     return [sum(row[i] for row in per_deal) / samples for i in range(len(alternatives))]
 
 
+def exact_values(deals: list[tuple[float, HandReplay]], seat: int,
+                 alternatives: list[list[int]]) -> list[float]:
+    """Each alternative's expected defenders' points over ``deals`` (``(probability, world)``
+    pairs, as :func:`replay.deals.consistent_deals` gives them), each deal solved exactly
+    after the play (one search table a deal, shared by its alternatives)."""
+    values = [0.0] * len(alternatives)
+    for weight, world in deals:
+        table: dict = {}
+        for i, cards in enumerate(alternatives):
+            trial = clone(world)
+            apply_play(trial, seat, cards)
+            values[i] += weight * solve(trial, table)
+    return values
+
+
 def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
                     samples: int, rng: random.Random,
                     agents: Callable[[int], list[Agent] | None] | None = None,

@@ -220,8 +220,14 @@ class HeuristicAgent:
         power = order.power.__getitem__
         candidates = spec.follows(FOLLOWS_CONSIDERED)
         if not candidates:  # too many to weigh each: the cheapest and a few drawn at random
-            candidates = [spec.lowest(lambda c: (Card(c).points, power(c)))]
+            candidates = spec.lowest_each([
+                lambda c: (Card(c).points, power(c)),  # the cheapest
+                lambda c: (order.klass[c] != TRUMP, power(c)),  # the lowest trumps: a ruff
+                lambda c: (-Card(c).points, power(c))])  # the most points: fed to a partner
             candidates += [spec.sample(self.rng) for _ in range(5)]
+            ruff = _lowest_ruff(view, trick)
+            if ruff is not None:
+                candidates.append(ruff)
         kinds = [u.kind for u in trick.lead_units]
 
         def strength(cards: list[int]) -> tuple[int, int] | None:
@@ -309,6 +315,28 @@ def _unbeaten(view: SeatView, unit: Unit, klass: int, opponents: list[int],
         return False
     return klass == TRUMP or not any(klass in voids[s] and TRUMP not in voids[s]
                                      for s in opponents)
+
+
+def _lowest_ruff(view: SeatView, trick: Trick) -> list[int] | None:
+    """The lowest trumps that match a side-suit lead unit for unit (a pair for a pair, a
+    tractor for a tractor), when the seat holds none of the led suit; else ``None``."""
+    order = view.order
+    assert order is not None
+    if trick.lead_class == TRUMP or trick.special or view.holding(trick.lead_class):
+        return None
+    left = view.holding(TRUMP)
+    cards: list[int] = []
+    for lead in sorted(trick.lead_units, key=lambda u: u.size, reverse=True):
+        fits = [u for u in units_in(left, order, view.rules.max_width())
+                if u.kind == lead.kind]
+        if not fits:
+            return None
+        low = min(fits, key=lambda u: u.low)
+        for c in low.cards:
+            left[c] -= low.width
+        left = {c: k for c, k in left.items() if k}
+        cards.extend(low.all_cards())
+    return sorted(cards)
 
 
 def _voids(view: SeatView) -> list[set[int]]:

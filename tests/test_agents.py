@@ -15,7 +15,7 @@ from gamelog.cards import Card
 from gamelog.model import Hand, Play
 from replay.agents import HeuristicAgent, SeatView
 from replay.engine import HandReplay, play_strength
-from replay.legal import FollowSpec, follow_spec
+from replay.legal import FollowSpec, follow_spec, units_in
 from replay.order import TRUMP
 from replay.simulate import _view, simulate_match
 from replay.trick import voids_shown
@@ -290,3 +290,35 @@ def test_a_defender_leads_no_master_trump_single_before_a_plain_low_card():
             assert not (len(led) == 1 and led[0] in masters), (state.hand.match, led)
         checked += 1
     assert checked >= 10, checked
+
+
+def test_a_void_seat_ruffs_a_pair_or_tractor_with_points_when_it_holds_trumps_to_match():
+    """Last to a side-suit trick of one pair or tractor that an opponent is winning with 10
+    points or more on it, holding none of the led suit and too many cards to weigh every
+    follow, with a trump unit of the lead's shape that wins: it ruffs and wins (before: the
+    cheapest follow, the lowest trumps and a few drawn at random were weighed, and the ruff
+    was seldom among them; duplicate play +0.5 points a hand at two decks with the ruff,
+    +1.0 more with the lowest trumps and the most points weighed)."""
+    checked = 0
+    for state, _seat, view, spec in _follows(decks=2, matches=40):
+        trick, order = view.trick, view.order
+        assert trick is not None and order is not None
+        if len(trick.plays) != 3 or trick.special or len(trick.lead_units) != 1 \
+                or trick.lead_class == TRUMP or trick.lead_units[0].width < 2 \
+                or sum(Card(c).points for p in trick.plays for c in p.cards) < 10:
+            continue
+        winner, best = _winning(view)
+        if view.partner_side(winner) or view.holding(trick.lead_class) \
+                or spec.follows(48) is not None:
+            continue
+        kinds = [u.kind for u in trick.lead_units]
+        ruffs = [u.all_cards() for u in units_in(view.holding(TRUMP), order, 4)
+                 if u.kind == kinds[0]]
+        if not any((play_strength(order, trick.lead_class, kinds, r) or (0, 0)) > (best or (0, 0))
+                   for r in ruffs):
+            continue
+        played = HeuristicAgent(random.Random(0)).follow(view, spec)
+        assert (play_strength(order, trick.lead_class, kinds, played) or (0, 0)) \
+            > (best or (0, 0)), (state.hand.match, trick.number, played)
+        checked += 1
+    assert checked >= 5, checked

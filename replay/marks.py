@@ -34,19 +34,14 @@ class Budget:
     extend: int = 24
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
     standard errors of the swing's estimate (the decision is not yet resolved)."""
-    solo: int = 24
+    solo: int = 96
     """Rounds of ``confirm`` more deals at most on which the leader alone goes on against the
     play made when the race ends unresolved (two playouts a deal instead of one per runner):
     its gain is then read on every deal, the race's cross-fitted and its own after them. A
-    decision on a mark's threshold gets 4,704 deals instead of 2,400 (session 25: two decks'
-    marks the same with another seed 86 % of the time instead of 78 %); at one deck
-    ``one_deck_solo`` times the rounds (:meth:`solo_rounds`)."""
-    one_deck_solo: int = 4
-    """How many times ``solo`` rounds a one-deck hand's leader gets (a pack of 100 points:
-    ``scale`` 0.5), 11,616 deals at most. A one-deck decision costs about a third of a two-deck
-    one, and its marks sat on a threshold of 3.5 points (4 since session 28) with an error of
-    0.2-0.4 at 4,704 deals: four times the solo rounds took the marks the same with another
-    seed from 85-87 % to 91-92 % (session 27)."""
+    decision on a mark's threshold gets 11,616 deals instead of 2,400. 24 rounds until session
+    25 took two decks' marks the same with another seed from 78 % to 86 %; 96 at one deck
+    since session 27 (85-87 % to 91-92 %) and at every scale since session 29 (two decks 84 %
+    to 88 % on the same seeds, for 12 % more playouts: few decisions go on that long)."""
     resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
     errors from the swing's estimate (about 98 % one-sided)."""
@@ -92,20 +87,16 @@ class Budget:
     """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
     holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
 
-    def solo_rounds(self, scale: float) -> int:
-        """The rounds the leader alone may go on for, in a hand of this ``scale``."""
-        return self.solo * (self.one_deck_solo if scale <= 0.5 else 1)
-
 
 LEVELS: dict[str, dict[str, int]] = {
-    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "contenders": 2},
+    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 16, "contenders": 2},
     "standard": {},
     "thorough": {"samples": 128, "confirm": 384},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, five contenders, up to 2,400 deals a
-decision still undecided and 2,304 more for its leader alone; until session 20, when the
+decision still undecided and 9,216 more for its leader alone; until session 20, when the
 rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals)."""
 
 

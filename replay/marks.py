@@ -89,7 +89,7 @@ class Budget:
 
 
 LEVELS: dict[str, dict[str, int]] = {
-    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 16, "contenders": 2},
+    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "contenders": 2},
     "standard": {},
     "thorough": {"samples": 128, "confirm": 384},
 }

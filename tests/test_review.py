@@ -1052,7 +1052,7 @@ def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_
     error raised) is settled after one round; a gain next to the inaccuracy's threshold (5
     points at two decks) is sampled to the budget's end."""
     rng = random.Random(5)
-    noise = [rng.gauss(0, 20) for _ in range(5000)]
+    noise = [rng.gauss(0, 20) for _ in range(12000)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 20) * (a == 1)), 2)
     near = _judged(_Deals(lambda a, n: 50 + (5.5 + noise[n]) * (a == 1)), 2)
     rounds = Budget.confirm, Budget.extend + Budget.solo + 1
@@ -1066,7 +1066,7 @@ def test_an_unresolved_race_goes_on_with_its_leader_alone():
     the swing is read on every deal while the other runners stop where the race did; with
     ``solo`` 0 the decision ends there."""
     rng = random.Random(7)
-    noise = [(rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(6000)]
+    noise = [(rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(12000)]
 
     def value(a: int, n: int) -> float:
         return 50 + {0: 0.0, 1: 5.5 + noise[n][0], 2: 1.0 + noise[n][1]}[a]

@@ -40,8 +40,13 @@ class Budget:
     its gain is then read on every deal, the race's cross-fitted and its own after them. A
     decision on a mark's threshold gets 11,616 deals instead of 2,400. 24 rounds until session
     25 took two decks' marks the same with another seed from 78 % to 86 %; 96 at one deck
-    since session 27 (85-87 % to 91-92 %) and at every scale since session 29 (two decks 84 %
-    to 88 % on the same seeds, for 12 % more playouts: few decisions go on that long)."""
+    since session 27 (85-87 % to 91-92 %) and at two decks since session 29 (84 % to 88 % on
+    the same seeds, for 12 % more playouts: few decisions go on that long); larger packs get
+    ``large_solo`` (:meth:`solo_rounds`)."""
+    large_solo: int = 24
+    """The solo rounds at most in a hand of more than 200 points (three decks and more, 打万分):
+    each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
+    hand (session 29)."""
     resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
     errors from the swing's estimate (about 98 % one-sided)."""
@@ -90,9 +95,14 @@ class Budget:
     """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
     holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
 
+    def solo_rounds(self, scale: float) -> int:
+        """The rounds the leader alone may go on for, in a hand of this ``scale``."""
+        return self.solo if scale <= 1.0 else self.large_solo
+
 
 LEVELS: dict[str, dict[str, int]] = {
-    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "contenders": 2},
+    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "large_solo": 4,
+              "contenders": 2},
     "standard": {},
     "thorough": {"samples": 128, "confirm": 384},
 }

@@ -150,7 +150,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     gains: dict[int, tuple[float, float]] = {}
     best = (0.0, 0.0)
     raced: tuple[float, float, int] | None = None  # the race's cross-fitted sums, then solo
-    for round_ in range(budget.extend + budget.solo + 1):
+    for round_ in range(budget.extend + budget.solo_rounds(scale) + 1):
         if round_ == budget.extend + 1:  # unresolved: the leader alone goes on
             raced = tally.cross_fitted(running)
             running = [max(running, key=lambda i: (gains[i][0], -i))]

@@ -219,7 +219,7 @@ class HeuristicAgent:
         assert order is not None and trick is not None
         power = order.power.__getitem__
         candidates = spec.follows(FOLLOWS_CONSIDERED)
-        if not candidates:  # too many to weigh each: the cheapest and a few drawn at random
+        if not candidates:  # too many to weigh each: a few built by rule and a few at random
             candidates = spec.lowest_each([
                 lambda c: (Card(c).points, power(c)),  # the cheapest
                 lambda c: (order.klass[c] != TRUMP, power(c)),  # the lowest trumps: a ruff

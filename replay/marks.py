@@ -109,7 +109,8 @@ LEVELS: dict[str, dict[str, int]] = {
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, eight contenders, up to 2,400 deals a
-decision still undecided and 9,216 more for its leader alone; until session 20, when the
+decision still undecided and 9,216 more for its leader alone, 2,304 past two decks; until
+session 20, when the
 rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals)."""
 
 

@@ -172,8 +172,10 @@ def main() -> None:
         if args.rules:
             rules(base, other, sample_scale(sample))
         if args.budget:
-            big = Budget(samples=Budget.samples * args.budget,
-                         confirm=Budget.confirm * args.budget, seed=seeds[1] + 1)
+            # the same budget (with --set) at args.budget times the deals
+            big = Budget(**{**overrides, "seed": seeds[1] + 1,
+                            **{f: overrides.get(f, getattr(Budget, f)) * args.budget
+                               for f in ("samples", "confirm")}})
             compare(f"default against {args.budget}x the budget", base,
                     decisions(sample, lo, hi, big, args.jobs), args.verbose)
         print(f"  ({time.perf_counter() - started[1]:.0f} s wall)", flush=True)

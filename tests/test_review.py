@@ -294,10 +294,11 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
     two seeds of the three at least its accuracy is below the heuristic seats' mean, and every
     heuristic seat keeps 87 or more (since session 26's agent, seed 2's seat 0 has 87.7: three
     of its leads on the declarer's side marked mistakes, the trumps it did not draw).
-    (docs/review.md has the 20-seed run: the random seat's
-    accuracy is the lowest in about four seeds of five, so a test asking it of every one of
-    three fixed seeds fails on changes that do not touch it: seed 2's six hands put the random
-    seat within a point of the heuristic seats, above them with session 23's thresholds.)"""
+    (docs/review.md has the 20-seed runs: over eight hands the random seat's accuracy is the
+    lowest in about nine seeds of ten, over sixteen in every one so far, so a test asking it of
+    every one of three fixed seeds of six hands fails on changes that do not touch it: seed 2's
+    six hands put the random seat within a point of the heuristic seats, above them with
+    session 23's thresholds.)"""
     from replay.review import accuracy, review_hands
 
     by: dict[int, list] = {s: [] for s in range(4)}

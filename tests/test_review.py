@@ -461,6 +461,16 @@ def test_the_review_command(tmp_path):
     for one_of in ("1 decisions", "1 inaccuracies", "1 mistakes", "1 blunders"):
         assert f" {one_of}" not in text.output  # "1 mistake", not "1 mistakes"
     assert f"match {hands[0]['match']}: accuracy per player" in text.output
+    # the marked plays' cards as `shengji show` prints them, or as tokens with --ascii
+    quick = ["review", str(sample), "--hand", "5", "--level", "quick"]
+    played = [line for line in CliRunner().invoke(cli, quick).output.splitlines()
+              if " played " in line]
+    assert played and all(re.search(r"played .*[♠♥♣♦].*; better ", line) or "LJ" in line
+                          or "BJ" in line for line in played), played
+    plain = [line for line in CliRunner().invoke(cli, [*quick, "--ascii"]).output.splitlines()
+             if " played " in line]
+    assert len(plain) == len(played) and not any(re.search("[♠♥♣♦]", line) for line in plain)
+    assert all(re.search(r"played ([2-9TJQKA][SHCD]|[LB]J)( |;)", line) for line in plain)
     bad = tmp_path / "bad.jsonl"
     bad.write_text(sample.read_text().replace('"ruleset":"tractor"', '"ruleset":"nonesuch"'))
     result = CliRunner().invoke(cli, ["review", str(bad), "--samples", "1"])

@@ -197,6 +197,12 @@ def prepare_record_output(output: Path, inputs: Iterable[str | os.PathLike[str]]
         prepare_output(output, inputs)
 
 
+def ascii_option(func: F) -> F:
+    """``--ascii``: cards printed as the record's tokens (AS TH BJ) instead of ♠A ♥10."""
+    return click.option("--ascii", "ascii_cards", is_flag=True,
+                        help="Cards as AS TH BJ instead of ♠A ♥10.")(func)
+
+
 def strict_option(func: F) -> F:
     return click.option(
         "--strict", is_flag=True,

@@ -15,6 +15,7 @@ from gamelog.model import Event, Hand, MatchStart
 from gamelog.safetext import visible
 from shengji.cli.common import (
     EXIT_INPUT,
+    ascii_option,
     handle_errors,
     nothing_matched,
     prepare_record_output,
@@ -163,7 +164,7 @@ def schema(output: Path | None) -> None:
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @selection_options
-@click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as AS TH BJ instead of ♠A ♥10.")
+@ascii_option
 @click.option("--full", is_flag=True,
               help="Show long tag values whole (by default cut at 200 characters).")
 @click.option("--color/--no-color", default=None,

@@ -18,6 +18,7 @@ from shengji.cli.common import (
     MAX_CONFIRM,
     MAX_SAMPLES,
     Progress,
+    ascii_option,
     cores,
     engine_options,
     handle_errors,
@@ -55,6 +56,7 @@ from shengji.cli.common import (
               show_default=True, help="text for people; json: one object per hand.")
 @click.option("--ruleset", callback=ruleset_name,
               help="Use this ruleset instead of the one each header names.")
+@ascii_option
 @jobs_option
 @progress_option
 @engine_options
@@ -62,8 +64,8 @@ from shengji.cli.common import (
 def review(paths: tuple[Path, ...], matches: tuple[str, ...],
            hand_range: tuple[int, int] | None, player: str | None, level: str,
            samples: int | None, confirm: int | None,
-           seed: int, fmt: str, ruleset: str | None, jobs: int, progress: bool | None,
-           engine: str, ray_address: str | None) -> None:
+           seed: int, fmt: str, ruleset: str | None, ascii_cards: bool, jobs: int,
+           progress: bool | None, engine: str, ray_address: str | None) -> None:
     """Review every decision: the point swing of each play against the legal alternatives.
 
     Each lead or follow with a choice, and the kitty burial, is valued with its alternatives
@@ -113,7 +115,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
                 who = names[d.seat] if d.seat < len(names) else f"seat {d.seat}"
                 for table in (overall, in_match):
                     table.setdefault(who, AccuracyTally()).add(d, r.scale)
-            _print_review(r, names, fmt)
+            _print_review(r, names, fmt, "ascii" if ascii_cards else "symbol")
     if fmt == "text" and in_match:
         _print_accuracy(f"match {visible(current or '')}: accuracy per player", in_match)
     if fmt == "text" and overall:
@@ -185,8 +187,14 @@ def _counted(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
-    """One hand's review: a JSON object, or lines for people (the marked decisions)."""
+def _print_review(r: Any, seat_names: list[str], fmt: str, style: str = "symbol") -> None:
+    """One hand's review: a JSON object (cards as the record's tokens), or lines for people
+    (the marked decisions; cards in ``style``, as ``shengji show`` prints them)."""
+    from gamelog.notation import cards_text
+
+    def cards(tokens: list[str]) -> str:
+        return cards_text(tokens, style)
+
     seats = range(len(seat_names))
     if fmt == "json":
         import json
@@ -222,7 +230,7 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
             sure = "exact" if d.exact else f"{100 * (d.confidence or 0):.0f} % sure"
             verdict = f"{d.mark} ({sure}" + (f"; could be a {d.unclear})" if d.unclear else ")")
         click.echo(f"  trick {d.trick}: {visible(who)} ({d.kind}) "
-                   f"played {' '.join(d.made)}; better {' '.join(d.best)}: gave away "
+                   f"played {cards(d.made)}; better {cards(d.best)}: gave away "
                    f"{d.estimate:.0f} ± {d.error:.0f} points — {verdict}")
     for b in r.bids:
         who = seat_names[b.seat] if b.seat < len(seat_names) else f"seat {b.seat}"
@@ -239,8 +247,8 @@ def _print_review(r: Any, seat_names: list[str], fmt: str) -> None:
         if c.mark is None:
             continue
         who = seat_names[c.seat] if c.seat < len(seat_names) else f"seat {c.seat}"
-        better = "declaring nothing yet" if c.best is None else "declaring " + " ".join(c.best)
+        better = "declaring nothing yet" if c.best is None else "declaring " + cards(c.best)
         did = (f"declared nothing (its last chance: {c.drawn} cards dealt)" if c.made is None
-               else f"declared {' '.join(c.made)} after {c.drawn} cards")
+               else f"declared {cards(c.made)} after {c.drawn} cards")
         click.echo(f"  declaration: {visible(who)} {did}; {better} was worth "
                    f"{c.estimate:.2f} ± {c.error:.2f} levels more — {c.mark}")

@@ -60,6 +60,8 @@ class Planter(HeuristicAgent):
       won, holding both a point card and a pointless card it may play that costs nothing to
       give (a single, so no pair is broken, a small card, 2-9, and no trump spent on a side
       suit), it throws the most points it can (a 10 or a K handed to the defenders' score).
+      The point card kept instead is not the seat's last of its suit (until session 30 it
+      could be, and the next lead of the suit would take it anyway).
       (Until session 19 the pointless card could be an ace: at two decks a 10 given to keep
       the ace that had become the suit's master is no loss, and the review rightly said so.)
       (Until session 15 the seat could be a defender, whose 10 thrown onto the declarer's
@@ -197,8 +199,14 @@ class Planter(HeuristicAgent):
                 # win a later round) and no trump spent on a side-suit trick
                 spare = view.hand[cheap[0]] == 1 and CARD_TOKENS[cheap[0]][0] in "23456789" \
                     and (order.klass[cheap[0]] != TRUMP or trick.lead_class == TRUMP)
+                # and the point card kept would not be the seat's last of its suit, which the
+                # next lead of the suit takes anyway (session 30: a ♠10 so planted was valued
+                # 2.6 by the review and 2.9 by rollouts that see only their own cards)
+                suit = order.klass[rich[0]]
+                kept = sum(view.hand[c] for c in order.members[suit]) \
+                    - (order.klass[cheap[0]] == suit)
                 if "points" in self.kinds and pts[cheap[0]] == 0 and pts[rich[0]] >= 10 \
-                        and spare \
+                        and spare and kept >= 2 \
                         and (beats is None or top is None or beats <= top):
                     return self._plant("points", view, rich)
         usual = self.base.follow(view, spec) if self.base is not None \

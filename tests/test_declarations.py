@@ -193,8 +193,10 @@ def test_a_marked_declaration_has_its_line_in_the_text_review(capsys):
         mark="mistake", deals=32))
     _print_review(review, ["Ann", "Bo", "Chen", "Dee"], "text")
     out = capsys.readouterr().out
-    assert "declaration: Ann declared 2H after 48 cards; declaring 2S was worth 1.00 ± 0.14 " \
+    assert "declaration: Ann declared ♥2 after 48 cards; declaring ♠2 was worth 1.00 ± 0.14 " \
            "levels more — mistake" in out
     assert "declaration: Chen declared nothing (its last chance: 99 cards dealt); declaring " \
-           "2S 2S was worth 1.00 ± 0.20 levels more — mistake" in out
+           "♠2 ♠2 was worth 1.00 ± 0.20 levels more — mistake" in out
     assert "Bo declared" not in out  # unmarked declarations are not listed
+    _print_review(review, ["Ann", "Bo", "Chen", "Dee"], "text", "ascii")  # --ascii
+    assert "Ann declared 2H after 48 cards; declaring 2S was worth" in capsys.readouterr().out

@@ -173,9 +173,9 @@ def main() -> None:
             rules(base, other, sample_scale(sample))
         if args.budget:
             # the same budget (with --set) at args.budget times the deals
-            big = Budget(**{**overrides, "seed": seeds[1] + 1,
-                            **{f: overrides.get(f, getattr(Budget, f)) * args.budget
-                               for f in ("samples", "confirm")}})
+            deals = {f: overrides.get(f, getattr(Budget, f)) * args.budget
+                     for f in ("samples", "confirm")}
+            big = Budget(**{**overrides, **deals, "seed": seeds[1] + 1})
             compare(f"default against {args.budget}x the budget", base,
                     decisions(sample, lo, hi, big, args.jobs), args.verbose)
         print(f"  ({time.perf_counter() - started[1]:.0f} s wall)", flush=True)

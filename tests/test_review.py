@@ -1090,6 +1090,25 @@ def test_an_unresolved_race_goes_on_with_its_leader_alone():
     assert short.deals == raced and short.error > d.error
 
 
+def test_a_larger_pack_gives_the_leader_alone_fewer_rounds():
+    """Past two decks (a hand of more than 200 points) a deal costs two to four times as much,
+    and the leader alone goes on for ``large_solo`` rounds, not ``solo``: the same decision on
+    the inaccuracy's cut, every value doubled in a 400-point pack, is sampled to that end."""
+    from replay.review import _judge
+
+    rng = random.Random(5)
+    noise = [rng.gauss(0, 20) for _ in range(12000)]
+
+    def on_the_cut(scale: float):  # type: ignore[no-untyped-def]
+        deals = _Deals(lambda a, n: 50 * scale + scale * (5.5 + noise[n]) * (a == 1))
+        return _judge(deals, [[0], [1]], True, Budget(), scale, False, trick=1, seat=0,
+                      kind="follow")
+
+    assert Budget().solo_rounds(1.0) == Budget.solo and Budget().solo_rounds(2.0) == Budget.large_solo
+    assert on_the_cut(1.0).deals == Budget.confirm * (Budget.extend + Budget.solo + 1)
+    assert on_the_cut(2.0).deals == Budget.confirm * (Budget.extend + Budget.large_solo + 1)
+
+
 def test_without_a_race_the_screen_still_charges_its_noise():
     """``--confirm 0`` skips the race: the swing is then the screen's estimate less its own
     standard error (never below the floor), not the raw estimate."""

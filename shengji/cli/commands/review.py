@@ -190,11 +190,6 @@ def _counted(n: int, one: str, many: str) -> str:
 def _print_review(r: Any, seat_names: list[str], fmt: str, style: str = "symbol") -> None:
     """One hand's review: a JSON object (cards as the record's tokens), or lines for people
     (the marked decisions; cards in ``style``, as ``shengji show`` prints them)."""
-    from gamelog.notation import cards_text
-
-    def cards(tokens: list[str]) -> str:
-        return cards_text(tokens, style)
-
     seats = range(len(seat_names))
     if fmt == "json":
         import json
@@ -211,6 +206,11 @@ def _print_review(r: Any, seat_names: list[str], fmt: str, style: str = "symbol"
             "bids": [b.to_dict() for b in r.bids],
             "declarations": [d.to_dict() for d in r.declarations]}, ensure_ascii=False))
         return
+    from gamelog.notation import cards_text
+
+    def cards(tokens: list[str]) -> str:
+        return cards_text(tokens, style)
+
     head = f"match {visible(r.match)} hand {r.hand}: "
     if r.skipped and not r.decisions:
         click.echo(head + f"not reviewed: {r.skipped}")

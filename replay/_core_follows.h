@@ -12,26 +12,76 @@ typedef struct {
     int req[MAXK];
 } Spec;
 
-typedef struct { int n, cap; int *len; int *cards; int stride; } Plays;  /* a list of plays */
+typedef struct { int n, cap; int *len; int *cards; int stride; size_t lcap, ccap; } Plays;  /* a list of plays */
+
+/* Freed plays' buffers kept for the next plays_init: a playout makes a list of plays at every
+ * follow (its buffers tens of kilobytes), and malloc and free of them were a tenth of the
+ * review's time. The core runs under the GIL (it never releases it), so one pool serves. */
+#define POOL 32
+static struct { int *len, *cards; size_t lcap, ccap; } pool[POOL];
+static int npool = 0;
 
 static int plays_init(Plays *p, int stride) {
-    p->n = 0; p->cap = 64; p->stride = stride;
-    p->len = malloc(sizeof(int) * p->cap);
-    p->cards = malloc(sizeof(int) * p->cap * stride);
+    p->n = 0; p->stride = stride;
+    size_t lneed = 64, cneed = (size_t)64 * stride;
+    if (npool > 0) {
+        npool--;
+        p->len = pool[npool].len; p->cards = pool[npool].cards;
+        p->lcap = pool[npool].lcap; p->ccap = pool[npool].ccap;
+        if (p->lcap < lneed) {
+            int *len = realloc(p->len, sizeof(int) * lneed);
+            if (!len) { free(p->len); free(p->cards); p->len = p->cards = NULL; return 0; }
+            p->len = len; p->lcap = lneed;
+        }
+        if (p->ccap < cneed) {
+            int *cs = realloc(p->cards, sizeof(int) * cneed);
+            if (!cs) { free(p->len); free(p->cards); p->len = p->cards = NULL; return 0; }
+            p->cards = cs; p->ccap = cneed;
+        }
+    } else {
+        p->len = malloc(sizeof(int) * lneed);
+        p->cards = malloc(sizeof(int) * cneed);
+        p->lcap = lneed; p->ccap = cneed;
+    }
+    size_t by_cards = p->ccap / (size_t)stride;
+    p->cap = (int)(p->lcap < by_cards ? p->lcap : by_cards);
     return p->len && p->cards;
 }
 
-static void plays_free(Plays *p) { free(p->len); free(p->cards); p->len = NULL; p->cards = NULL; }
+static void plays_free(Plays *p) {
+    if (p->len && p->cards && npool < POOL) {
+        pool[npool].len = p->len; pool[npool].cards = p->cards;
+        pool[npool].lcap = p->lcap; pool[npool].ccap = p->ccap;
+        npool++;
+    } else {
+        free(p->len); free(p->cards);
+    }
+    p->len = NULL; p->cards = NULL;
+}
+
+/* Likewise one freed Spec kept (several kilobytes, made at every follow). */
+static Spec *spare_spec = NULL;
+static Spec *spec_new(void) {
+    if (spare_spec) { Spec *s = spare_spec; spare_spec = NULL; return s; }
+    return malloc(sizeof(Spec));
+}
+static void spec_free(Spec *s) {
+    if (!spare_spec) spare_spec = s; else free(s);
+}
 
 static int plays_push(Plays *p, const int *cards, int n) {
     if (p->n == p->cap) {
         int cap = p->cap * 2;
-        int *len = realloc(p->len, sizeof(int) * cap);
-        if (!len) return 0;
-        p->len = len;
-        int *cs = realloc(p->cards, sizeof(int) * cap * p->stride);
-        if (!cs) return 0;
-        p->cards = cs;
+        if ((size_t)cap > p->lcap) {
+            int *len = realloc(p->len, sizeof(int) * cap);
+            if (!len) return 0;
+            p->len = len; p->lcap = cap;
+        }
+        if ((size_t)cap * p->stride > p->ccap) {
+            int *cs = realloc(p->cards, sizeof(int) * (size_t)cap * p->stride);
+            if (!cs) return 0;
+            p->cards = cs; p->ccap = (size_t)cap * p->stride;
+        }
         p->cap = cap;
     }
     memcpy(p->cards + (size_t)p->n * p->stride, cards, sizeof(int) * n);

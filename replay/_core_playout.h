@@ -137,13 +137,13 @@ static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
         }
     }
     {
-        Spec *s = malloc(sizeof(Spec));
+        Spec *s = spec_new();
         if (!s) { plays_free(&found); return 0; }
-        if (!follow_spec(g, seat, s)) { free(s); plays_free(&found); return 0; }
+        if (!follow_spec(g, seat, s)) { spec_free(s); plays_free(&found); return 0; }
         int r = follows(s, g->o, LIMIT, &found);
         if (r < 0) ok = 0;
         else if (r == 0) { found.n = 0; ok = lowest_each(g, s, &found); }
-        free(s);
+        spec_free(s);
         if (!ok || found.n == 0) { plays_free(&found); return 0; }
     }
 choose:;

@@ -277,14 +277,14 @@ static int leads(const Game *g, int seat, Plays *out) {
 /* every legal follow of seat (FollowSpec.enumerate with limit 400); 0 to hand back */
 static int follows_all(const Game *g, int seat, Plays *out) {
     if (g->special) return 0;
-    Spec *s = malloc(sizeof(Spec));
+    Spec *s = spec_new();
     if (!s) return -1;
-    if (!follow_spec(g, seat, s)) { free(s); return 0; }
+    if (!follow_spec(g, seat, s)) { spec_free(s); return 0; }
     int card[NC], cnt[NC], ni = 0;
     for (int c = 0; c < NC; c++) if (g->held[seat][c]) { card[ni] = c; cnt[ni] = g->held[seat][c]; ni++; }
-    if (multisets_count(card, cnt, ni, s->n) > 400) { free(s); return 0; }  /* Python samples */
+    if (multisets_count(card, cnt, ni, s->n) > 400) { spec_free(s); return 0; }  /* Python samples */
     int r = follows(s, g->o, 1 << 28, out);
-    free(s);
+    spec_free(s);
     return r;
 }
 

@@ -60,11 +60,40 @@ def determinize(state: HandReplay, seat: int, rng: random.Random,
     and to the kitty when ``seat`` did not bury it. ``known``: :func:`knowledge` of this state
     and seat, when the caller deals many times from one decision (the same deals either way)."""
     told = known if known is not None else knowledge(state, seat)
+    hands, kitty = deal(state, told, rng)
+    return dealt_world(state, told, hands, kitty)
+
+
+def dealt_world(state: HandReplay, told: SeatKnowledge, hands: dict[int, list[int]],
+                kitty: list[int]) -> HandReplay:
+    """A copy of ``state`` with the unseen cards as :func:`deal` gave them."""
     world = clone(state)
+    _deal_into(world, hands, kitty if told.kitty_unknown else None)
+    world.class_left = None
+    _refresh(world)
+    return world
+
+
+def dealt_held(state: HandReplay, hands: dict[int, list[int]]) -> list[list[int]]:
+    """Every seat's holding (card counts) once :func:`deal` gave the other seats ``hands``."""
+    held = list(state.held)
+    for o, cards in hands.items():
+        counts = [0] * 54
+        for c in cards:
+            counts[c] += 1
+        held[o] = counts
+    return held
+
+
+def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
+         ) -> tuple[dict[int, list[int]], list[int]]:
+    """The cards the seat of ``told`` (:func:`knowledge`) could not see, dealt at random as
+    :func:`determinize` says: each other seat's hand and the kitty (empty, or unused, when the
+    seat knows the kitty)."""
     order = state.order
     assert order is not None
     others, need, voids, base = told.others, told.need, told.voids, told.pinned
-    kitty_unknown, kitty_size, takers = told.kitty_unknown, told.kitty_size, told.takers
+    kitty_size, takers = told.kitty_size, told.takers
     pool = list(told.pool)
     klass = order.klass
     native = type(rng) is random.Random  # draw as its methods do, without their frames
@@ -97,19 +126,15 @@ def determinize(state: HandReplay, seat: int, rng: random.Random,
                 ok = False
                 break
         if ok:
-            break
-    else:  # the voids cannot all be kept: deal ignoring them
-        _shuffle(rng, pool, native)
-        hands, kitty, i = {}, [], 0
-        for o in others:
-            take = need[o] - len(base[o])
-            hands[o] = base[o] + pool[i:i + take]
-            i += take
-        kitty = pool[i:i + kitty_size]
-    _deal_into(world, {o: hands[o] for o in others}, kitty if kitty_unknown else None)
-    world.class_left = None
-    _refresh(world)
-    return world
+            return hands, kitty
+    # the voids cannot all be kept: deal ignoring them
+    _shuffle(rng, pool, native)
+    hands, kitty, i = {}, [], 0
+    for o in others:
+        take = need[o] - len(base[o])
+        hands[o] = base[o] + pool[i:i + take]
+        i += take
+    return hands, pool[i:i + kitty_size]
 
 
 def _below(rng: random.Random, n: int) -> int:

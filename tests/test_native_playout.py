@@ -172,7 +172,8 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
     played out from one reading of the position in the C core (``play_values``) give every
     value of each alternative played from its own copy of the state, leads (throws included,
     which stay in Python) and follows, with and without an exact end, and solved exactly once
-    few cards are left."""
+    few cards are left; past the first deal the core reads each deal's holdings put into the
+    first deal's position, never a state made of the deal."""
     from replay import rollouts
     from replay.candidates import decision_choices
 
@@ -191,7 +192,7 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
             got = {}
             for flag in (True, False):
                 monkeypatch.setattr(rollouts, "BATCH", flag)
-                got[flag] = rollouts.rollout_samples(state, seat, choices, 3,
+                got[flag] = rollouts.rollout_samples(state, seat, choices, 5,
                                                      random.Random(n), endgame=endgame,
                                                      exact_cards=exact)
             assert got[True] == got[False], (n, endgame, exact)

@@ -9,15 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 5))
+MARKS = (("blunder", 43), ("mistake", 22), ("inaccuracy", 4.5))
 """Swing thresholds (points, for a game of 200 points: two decks; scaled by the deck's
 points, so 100 for one deck halves them and 400 for four decks doubles them; the inaccuracy
 never under :data:`LEAST_INACCURACY`: :func:`thresholds`). The mistake and the blunder lie
 between the values that whole point cards give (multiples of 5 at every scale), never on one;
-the inaccuracy lies between what a 5 and a 10 given away at two decks cost in expectation
-(3-4.5 and 5.5-7.5: a card matters half the time to three times in four), on neither cluster:
-a sampled swing is charged its standard error first, so the cut falls near 5.5 (7 until
-session 23; docs/review.md)."""
+the inaccuracy lies between what a 5 given away costs when it matters two times in three to
+four in five (3-4.5) and a 5 given away for certain (5.0-5.5 with what it changes later): a
+sampled swing is charged its standard error first, so the cut falls near 4.7-4.8, where two
+decks' estimates are fewest. (7 until session 23, on the 10s' cluster; 5 until session 31, on
+the certain 5s' cluster once the race's deals had made its errors small: docs/review.md.)"""
 
 
 @dataclass(frozen=True)

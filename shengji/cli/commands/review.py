@@ -73,7 +73,7 @@ def review(paths: tuple[Path, ...], matches: tuple[str, ...],
     there: random deals of the cards the player could not see, played out by a
     deterministic rollout player (the last two tricks searched exactly), or an exact search
     once four cards a seat remain. The swing
-    is what the play gave away against the best alternative, from the player's side; 5, 22
+    is what the play gave away against the best alternative, from the player's side; 4.5, 22
     and 43 points (in a two-deck game, scaled by the deck's points), one standard error clear
     of the estimate's noise, mark an inaccuracy, a mistake and a blunder. Accuracy per player
     is 100 x mean(1 - min(swing, 43) / 43). An estimate, not a verdict: see docs/review.md.

@@ -6,6 +6,7 @@ both, and the correlation of the swings over all decisions (issue 23).
     python bench/review_stability.py --hands 4 --budget 4   # also the default against 4x
     python bench/review_stability.py --sample tractor-2deck --hands 3-6 -j 2
     python bench/review_stability.py --hands 9-33 --sample tractor-1deck --seeds 11 22 --rules
+    python bench/review_stability.py --sample tractor-2deck --hands 1-16 --runs 4   # six pairs
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def decisions(sample: str, low: int, high: int, budget: Budget, jobs: int) -> li
     return [d for r in reviewed_hands(sample, low, high, budget, jobs) for d in r.decisions]
 
 
-def compare(name: str, a: list, b: list, verbose: bool = False) -> None:
+def compare(name: str, a: list, b: list, verbose: bool = False) -> tuple[int, int]:
     assert [(d.trick, d.seat, d.kind) for d in a] == [(d.trick, d.seat, d.kind) for d in b]
     marked = [(x, y) for x, y in zip(a, b, strict=True) if x.mark or y.mark]
     same = sum(x.mark == y.mark for x, y in marked)
@@ -90,6 +91,7 @@ def compare(name: str, a: list, b: list, verbose: bool = False) -> None:
                   f"({x.estimate:.1f} ± {x.error:.1f}, {x.deals} deals, best {' '.join(x.best)}) "
                   f"against {y.mark or '-'} ({y.estimate:.1f} ± {y.error:.1f}, {y.deals} deals"
                   f"{'' if y.best == x.best else ', best ' + ' '.join(y.best)})", flush=True)
+    return same, len(marked)
 
 
 def rules(a: list, b: list, scale: float) -> None:
@@ -143,8 +145,12 @@ def main() -> None:
     ap.add_argument("--hands", default="1-4", help="hand numbers, N-M (default 1-4)")
     ap.add_argument("--budget", type=int, default=0,
                     help="also compare the default budget against this many times it")
-    ap.add_argument("--seeds", type=int, nargs=2, default=None,
-                    help="the two review seeds (default: two drawn fresh, printed)")
+    ap.add_argument("--seeds", type=int, nargs="+", default=None,
+                    help="the review seeds, two or more: every pair is compared (default: "
+                         "--runs drawn fresh, printed)")
+    ap.add_argument("--runs", type=int, default=2,
+                    help="review seeds to draw fresh when --seeds is not given (default 2; "
+                         "4 give six pairs)")
     ap.add_argument("--rules", action="store_true",
                     help="also print the agreement had the marks been read another way")
     ap.add_argument("-v", "--verbose", action="store_true",
@@ -161,14 +167,26 @@ def main() -> None:
     lo, hi = int(low), int(high or low)
     import random
 
-    seeds = args.seeds or random.SystemRandom().sample(range(1000, 10**6), 2)
-    print(f"review seeds: {seeds[0]} and {seeds[1]}", flush=True)
+    seeds = args.seeds or random.SystemRandom().sample(range(1000, 10**6), max(args.runs, 2))
+    if len(seeds) < 2:
+        ap.error("--seeds takes two seeds or more")
+    print(f"review seeds: {' '.join(map(str, seeds))}", flush=True)
     for sample in args.sample or ["tractor-1deck", "tractor-2deck"]:
         print(f"{sample}, hands {lo}-{hi}:", flush=True)
         started = time.process_time(), time.perf_counter()
-        base = decisions(sample, lo, hi, Budget(seed=seeds[0], **overrides), args.jobs)
-        other = decisions(sample, lo, hi, Budget(seed=seeds[1], **overrides), args.jobs)
-        compare(f"seed {seeds[0]} against seed {seeds[1]}", base, other, args.verbose)
+        runs = [decisions(sample, lo, hi, Budget(seed=seed, **overrides), args.jobs)
+                for seed in seeds]
+        base, other = runs[0], runs[1]
+        pooled = [0, 0]
+        for i in range(len(seeds)):
+            for j in range(i + 1, len(seeds)):
+                same, marked = compare(f"seed {seeds[i]} against seed {seeds[j]}", runs[i],
+                                       runs[j], args.verbose)
+                pooled[0] += same
+                pooled[1] += marked
+        if len(seeds) > 2:
+            print(f"  every pair: marked in either {pooled[1]}, same mark {pooled[0]} "
+                  f"({100 * pooled[0] / max(pooled[1], 1):.1f} %)", flush=True)
         if args.rules:
             rules(base, other, sample_scale(sample))
         if args.budget:

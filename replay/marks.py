@@ -388,7 +388,7 @@ def point_scale(state: Any) -> float:
 LEAST_INACCURACY = 4.0
 """The inaccuracy is never below this many points, whatever the pack: a 5 handed over costs
 3-4 in expectation in every game (it matters about two times in three to four in five), and a
-card's points do not scale with the pack, so the scaled threshold (2.5 at one deck) would sit
+card's points do not scale with the pack, so the scaled threshold (2.25 at one deck) would sit
 under that cluster and mark the same 5 in one run and not in the next (3.5 until session 28,
 at the cluster's top: the one-deck marks that two runs did not share were estimated 3.4-4.1;
 docs/review.md, "Session 28")."""

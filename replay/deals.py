@@ -78,11 +78,16 @@ def dealt_held(state: HandReplay, hands: dict[int, list[int]]) -> list[list[int]
     """Every seat's holding (card counts) once :func:`deal` gave the other seats ``hands``."""
     held = list(state.held)
     for o, cards in hands.items():
-        counts = [0] * 54
-        for c in cards:
-            counts[c] += 1
-        held[o] = counts
+        held[o] = _counts(cards)
     return held
+
+
+def _counts(cards: list[int]) -> list[int]:
+    """A holding's card counts from its cards."""
+    counts = [0] * 54
+    for c in cards:
+        counts[c] += 1
+    return counts
 
 
 def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
@@ -343,10 +348,7 @@ def _pinned(state: HandReplay, others: list[int], unseen: list[int], need: dict[
 def _deal_into(world: HandReplay, hands: dict[int, list[int]], kitty: list[int] | None) -> None:
     """Give each seat of ``hands`` those cards (none hidden), and the kitty when given."""
     for o, cards in hands.items():
-        counts = [0] * 54
-        for c in cards:
-            counts[c] += 1
-        world.held[o] = counts
+        world.held[o] = _counts(cards)
         world.hidden[o] = 0
     if kitty is not None:
         world.kitty = kitty

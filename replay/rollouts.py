@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from replay._native import greedy_core
@@ -15,8 +16,22 @@ from replay.deals import SeatKnowledge, deal, dealt_held, dealt_world, determini
 from replay.engine import HandReplay
 from replay.legal import follow_spec
 from replay.playout import greedy_play, greedy_play_out, greedy_value
-from replay.search import apply_play, clone, core_position, core_table, final_points, settler, solve, to_play
+from replay.search import (
+    apply_play,
+    clone,
+    core_position,
+    core_table,
+    final_points,
+    settler,
+    solve,
+    to_play,
+    with_held,
+)
 from replay.units import decompose
+
+Settle = Callable[[int, int, list[int], bool], int]
+"""The defenders' final points of a hand ended with these face points, last-trick winner and
+winning cards, led as a pattern or not (what the C core asks of a deal's ends)."""
 
 BATCH = True
 """Play a deal's alternatives out in one call to the C core where it can (each a copy of the
@@ -131,29 +146,36 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     :func:`_settler`)."""
     # one random stream per seat: a different play now shifts no other seat's later draws,
     # so the alternatives' playouts stay alike wherever the play made does not matter
+    if not samples:
+        return []
     make = agents or (lambda d: None)
     rows: list[list[float]] = []
-    known = knowledge(state, seat) if samples else None  # the same for every deal
-    batched = _batchable(state, alternatives) if samples else []
+    known = knowledge(state, seat)  # the same for every deal
+    batched = _batchable(state, alternatives)
     # the alternatives the C core plays out, with the rollout player: the deal need not be
     # made a state for them (a tenth of the review's time); the core's position is the first
     # deal's, each later deal's holdings put in (nothing else in it depends on the deal)
     direct = agents is None and bool(batched) and BATCH
     template: tuple | None = None
     # the most cards a seat holds on every deal (the seat's own, the others' counts)
-    largest = max(sum(state.held[seat]), max(known.need.values(), default=0)) if known else 0
+    largest = max(sum(state.held[seat]), max(known.need.values(), default=0))
+    points = state.points_table
     for _ in range(samples):
-        assert known is not None
         hands, kitty = deal(state, known, rng)
         exact = largest <= exact_cards
         draw = rng.randrange(1 << 30)
         table: dict = {}
         found: dict[int, float] = {}
         if direct and not exact and template is not None:
-            position = (*template[:12], dealt_held(state, hands), *template[13:])
-            values = _core_values(position, seat, [alternatives[k] for k in batched], endgame,
-                                  table, _lazy_settler(state, known, hands, kitty, ends))
-            if values is not None:
+            kitty_points = sum([points[c] for c in (kitty if known.kitty_unknown
+                                                    else state.kitty)])
+            settle = _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
+                              ends)
+            values = _core_values(with_held(template, dealt_held(state, hands)), seat,
+                                  [alternatives[k] for k in batched], endgame, table, settle)
+            if values is None:  # past the core's fixed sizes: so is every deal of the decision
+                direct = False
+            else:
                 found = {k: float(v) for k, v in zip(batched, values, strict=True)
                          if v is not None}
             if len(found) == len(alternatives):
@@ -200,15 +222,16 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
     position = core_position(world)
     if position is None:
         return {}
+    kitty_points = sum([world.points_table[c] for c in world.kitty])
     values = _core_values(position, seat, [alternatives[k] for k in which], endgame, table,
-                          _settler(world, ends))
+                          _settler(kitty_points, partial(settler, world), ends))
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
 
 
 def _core_values(position: tuple, seat: int, plays: list[list[int]], endgame: int, table: dict,
-                 settle: Callable[[int, int, list[int], bool], int]) -> list | None:
+                 settle: Settle) -> list | None:
     """The C core's ``play_values`` of ``plays`` from ``position`` (None past its fixed
     sizes; an entry None where it hands the play back)."""
     core: Any = greedy_core()
@@ -218,43 +241,32 @@ def _core_values(position: tuple, seat: int, plays: list[list[int]], endgame: in
         return None
 
 
-def _lazy_settler(state: HandReplay, known: SeatKnowledge, hands: dict[int, list[int]],
-                  kitty: list[int], ends: dict | None
-                  ) -> Callable[[int, int, list[int], bool], int]:
-    """:func:`_settler` of the deal ``hands`` and ``kitty`` of ``state``, the deal made a state
-    only when an end is not already settled in ``ends``."""
-    points = state.points_table
-    kitty_points = sum([points[c] for c in (kitty if known.kitty_unknown else state.kitty)])
-    made: list[Callable[[int, int, list[int], bool], int]] = []
+def _dealt_settler(state: HandReplay, known: SeatKnowledge, hands: dict[int, list[int]],
+                   kitty: list[int]) -> Settle:
+    """:func:`replay.search.settler` of the deal ``hands`` and ``kitty`` of ``state``."""
+    return settler(dealt_world(state, known, hands, kitty))
+
+
+def _settler(kitty_points: int, make: Callable[[], Settle], ends: dict | None) -> Settle:
+    """The settlement of a deal's ends for the C core: ``make()`` (a
+    :func:`replay.search.settler` of the deal, made on the first end that needs it), each end's
+    settlement kept in ``ends`` (``None``: not kept). A hand's settlement reads, besides the
+    end (the face points, who took the last trick with what, whether it was led as a
+    pattern), the kitty's points (``kitty_points``) and what every deal of one decision shares
+    (the ruleset, the declarer, the levels, the contract, the bombs so far): so within one
+    decision the end and the kitty's points are its key."""
+    made: list[Settle] = []
+
+    def settle(face: int, winner: int, winning: list[int], special: bool) -> int:
+        if not made:
+            made.append(make())
+        return made[0](face, winner, winning, special)
+
+    if ends is None:
+        return settle
 
     def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
         key = (kitty_points, face, winner, tuple(sorted(winning)), special)
-        value = ends.get(key) if ends is not None else None
-        if value is None:
-            if not made:
-                made.append(settler(dealt_world(state, known, hands, kitty)))
-            value = made[0](face, winner, winning, special)
-            if ends is not None:
-                ends[key] = value
-        return value
-
-    return settled
-
-
-def _settler(world: HandReplay, ends: dict | None) -> Callable[[int, int, list[int], bool], int]:
-    """:func:`replay.search.settler` of ``world``, each end's settlement kept in ``ends``
-    (``None``: not kept). A hand's settlement reads, besides the end (the face points, who
-    took the last trick with what, whether it was led as a pattern), the kitty's points and
-    what every deal of one decision shares (the ruleset, the declarer, the levels, the
-    contract, the bombs so far): so within one decision the end and the kitty's points are
-    its key."""
-    settle = settler(world)
-    if ends is None:
-        return settle
-    kitty = sum([world.points_table[c] for c in world.kitty])
-
-    def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
-        key = (kitty, face, winner, tuple(sorted(winning)), special)
         value = ends.get(key)
         if value is None:
             value = ends[key] = settle(face, winner, winning, special)

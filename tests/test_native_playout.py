@@ -202,6 +202,34 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
         assert batched > 10
 
 
+@needs_core
+@pytest.mark.parametrize(("name", "options"), RULESETS[:2] + RULESETS[4:6],
+                         ids=lambda v: v if isinstance(v, str) else "-".join(map(str, v.values())))
+def test_a_decisions_settled_ends_kept_across_its_deals_give_the_same_values(name, options):
+    """The settlements the C core asks for, kept across one decision's deals and calls
+    (``ends``, keyed on the kitty's points and the end: the rest is the decision's), give the
+    values each deal's own settlement gives: the key holds everything that decides it."""
+    from replay import rollouts
+    from replay.candidates import decision_choices
+
+    checked = 0
+    for n, state in enumerate(_positions(name, options, 2, seed=len(name) + 17)):
+        seat = to_play(state)
+        assert seat is not None
+        choices, _ = decision_choices(state, seat)
+        if len(choices) < 2:
+            continue
+        ends: dict = {}
+        for call in range(2):  # a decision's screen and race: two calls, one table of ends
+            kept = rollouts.rollout_samples(state, seat, choices[:6], 6, random.Random(n + call),
+                                            endgame=2, exact_cards=2, ends=ends)
+            alone = rollouts.rollout_samples(state, seat, choices[:6], 6,
+                                             random.Random(n + call), endgame=2, exact_cards=2)
+            assert kept == alone, (n, call)
+        checked += bool(ends)
+    assert checked > 3
+
+
 def test_an_edited_source_is_not_shadowed_by_an_old_build(monkeypatch):
     """The build records its source's hash; a different source runs the Python player."""
     from replay import _native

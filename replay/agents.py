@@ -175,14 +175,17 @@ class HeuristicAgent:
         rng = self.rng
         options: list[tuple[float, list[int]]] = []
         voids = _voids(view)
+        defender = not view.partner_side(view.declarer or 0)
         for klass in range(5):
             holding = view.holding(klass)
             if not holding:
                 continue
             units = units_in(holding, order, view.rules.max_width())
             sure = [u for u in units if self._sure(view, u, klass, voids)]
-            # A throw of disjoint sure units, biggest first.
-            if klass != TRUMP or view.rules.trump_throws:
+            # A throw of disjoint sure units, biggest first; a defender throws no trumps that
+            # are only singles (kept to ruff and for the end, as its master trump singles are)
+            if (klass != TRUMP or view.rules.trump_throws) and not (
+                    klass == TRUMP and defender and all(u.width == 1 for u in sure)):
                 throw = _disjoint(sure, holding)
                 if len(decompose(throw, order)) >= 2:
                     options.append((3.0 + rng.random(), throw))
@@ -195,7 +198,6 @@ class HeuristicAgent:
             for u in units:
                 score = u.width * u.length + (2.0 if u in sure else 0.0)
                 if klass == TRUMP:
-                    defender = not view.partner_side(view.declarer or 0)
                     score -= 1.5 if defender else 0.5
                     if defender and u.width == 1 and u in sure:
                         # a defender keeps its master trump singles to ruff and for the end

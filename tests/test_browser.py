@@ -18,6 +18,9 @@ from shengji.cli import cli
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 INJECTED = ROOT / "samples" / "matches" / "tractor-2deck-injected.jsonl"
+STEPPED = ROOT / "samples" / "matches" / "tractor-1deck-injected.jsonl"
+"""The viewer's stepping test needs a hand with a violation at a play and every card held: the
+one-deck injected sample has several."""
 SAMPLE = ROOT / "samples" / "matches" / "biaofen-3p.jsonl"
 
 if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
@@ -127,11 +130,11 @@ def _minus(holding: list[int], cards: list[int]) -> list[int]:
 @pytest.fixture(scope="module")
 def single_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("viewer") / "r.html"
-    result = CliRunner().invoke(cli, ["report", str(INJECTED), "-o", str(out)])
+    result = CliRunner().invoke(cli, ["report", str(STEPPED), "-o", str(out)])
     assert result.exit_code == 0, result.output
     from analyze.report import page_slug
 
-    reports = [r for r in replay.validate(INJECTED)]
+    reports = [r for r in replay.validate(STEPPED)]
     # a hand with a violation placed at a play, but no card played that was not held (the
     # holdings could not shrink by it)
     hand = next(r for r in reports if len(r.tricks) >= 8
@@ -230,14 +233,15 @@ def test_dashboard_hand_table_sorts_and_filters_in_the_page(browser, single_repo
     rows = page.locator("#hand-index tbody tr")
     total = rows.count()
     page.check("#f-bad")
-    bad = sum(1 for r in replay.validate(INJECTED) if r.violations)
+    bad = sum(1 for r in replay.validate(STEPPED) if r.violations)
     assert page.locator("#hand-index tbody tr:not([hidden])").count() == bad < total
     assert page.inner_text("#f-count") == str(bad)
     page.uncheck("#f-bad")
-    page.fill("#f-min", "100")
+    page.fill("#f-min", "50")  # a one-deck match: half its points
     points = [int(t) for t in page.locator(
         "#hand-index tbody tr:not([hidden]) td:nth-child(6)").all_inner_texts()]
-    assert points and min(points) >= 100
+    assert points and min(points) >= 50
+    assert len(points) < total
     page.fill("#f-min", "")
     page.click("#hand-index thead th:nth-child(6)")
     page.click("#hand-index thead th:nth-child(6)")  # descending

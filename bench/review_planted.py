@@ -20,6 +20,7 @@ noise), the heuristic agent's include that agent's own weaknesses (its leads abo
     python bench/review_planted.py --decks 2 --seeds 11 12 13
     python bench/review_planted.py --decks 2 --kinds points win ace   # the plays only
     python bench/review_planted.py --seats lookahead --decks 2        # among good players
+    python bench/review_planted.py --second -v    # each unmarked plant valued again, own view
 """
 
 from __future__ import annotations
@@ -38,13 +39,14 @@ import gamelog  # noqa: E402
 import replay  # noqa: E402
 from bench.lookahead import LookaheadAgent, install  # noqa: E402
 from gamelog.cards import CARD_TOKENS  # noqa: E402
+from gamelog.model import KittyBury, Play  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
 from replay.candidates import decision_choices  # noqa: E402
 from replay.deals import consistent_deals  # noqa: E402
-from replay.engine import play_strength  # noqa: E402
+from replay.engine import HandReplay, play_strength  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
-from replay.review import budget_at, review_hands  # noqa: E402
+from replay.review import _decide, _decide_bury, budget_at, review_hands  # noqa: E402
 from replay.rollouts import exact_values, rollout_samples  # noqa: E402
 from replay.search import defends  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
@@ -219,6 +221,26 @@ class Planter(HeuristicAgent):
         return cards
 
 
+def second_opinion(rules, hand, decision, seed: int):  # type: ignore[no-untyped-def]
+    """``decision`` (a play or the burial of ``hand``) valued again by another evaluator: the
+    simulator's agent at every seat, each seeing only its own cards, played to the end (no
+    perfect information anywhere: ``rollout="heuristic"``, ``endgame=0``), on its own deals.
+    ``None`` when the decision is not found."""
+    budget = budget_at("standard", seed=seed, rollout="heuristic", endgame=0,
+                       declarations=False)
+    rng = random.Random(f"second:{hand.match}:{hand.number}:{decision.trick}:{seed}")
+    state = HandReplay(rules, hand)
+    for ev in hand.events:
+        if decision.kind == "bury" and isinstance(ev, KittyBury) and ev.seat == decision.seat:
+            return _decide_bury(state, ev, budget, rng)
+        if decision.kind != "bury" and isinstance(ev, Play) and ev.seat == decision.seat \
+                and len(state.tricks) + 1 == decision.trick \
+                and sorted(ev.cards) == sorted(decision.made):
+            return _decide(state, ev, budget, rng)
+        state.apply(ev)
+    return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -242,6 +264,10 @@ def main() -> None:
                     help="review every hand a second time with this review seed and print how "
                          "many of the decisions marked in either run get the same mark in "
                          "both (the stability on these games)")
+    ap.add_argument("--second", action="store_true",
+                    help="value each planted play left unmarked again with the simulator's "
+                         "agent at every seat, each seeing only its own cards "
+                         "(second_opinion): is it plainly bad to another evaluator?")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     kinds = frozenset(args.kinds)
@@ -260,6 +286,7 @@ def main() -> None:
     others_by: dict[str, int] = {}
     seen_kind: dict[str, int] = {}
     marked_kind: dict[str, int] = {}
+    seconds: list[tuple] = []  # (kind, decision, its second opinion), with --second
     started = time.perf_counter()
     for number, seed in enumerate(seeds, 1):
         planted: list[tuple[str, int, list[int]]] = []
@@ -300,12 +327,20 @@ def main() -> None:
             if hit is not None:
                 found_by.setdefault(kind, []).append(mine[hit][1])
                 at = hit + 1
+                h, d = mine[hit]
+                other = None
+                if args.second and d.mark is None:
+                    other = second_opinion(rules, next(x for x in hands if x.number == h), d,
+                                           seeds[0])
+                    seconds.append((kind, d, other))
                 if args.verbose:
-                    h, d = mine[hit]
                     print(f"    {kind}: match seed {seed}, hand {h}, trick {d.trick}: "
                           f"{' '.join(d.made)} against {' '.join(d.best)}, estimated "
                           f"{d.estimate:.1f} ± {d.error:.1f} on {d.deals} deals: "
-                          f"{d.mark or 'unmarked'}", flush=True)
+                          f"{d.mark or 'unmarked'}"
+                          + ("" if other is None else
+                             f"; own-view rollouts {other.estimate:.1f} ± {other.error:.1f} on "
+                             f"{other.deals} deals (best {' '.join(other.best)})"), flush=True)
         if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
             print(f"  match {number} of {len(seeds)} (seed {seed}) reviewed: "
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
@@ -319,6 +354,13 @@ def main() -> None:
         marked = sum(d.mark is not None for d in ds)
         print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "
               f"{' '.join(f'{d.estimate:.1f}' for d in sorted(ds, key=lambda d: d.estimate))}",
+              flush=True)
+    if args.second:
+        cut = dict(thresholds(rules.decks / 2))["inaccuracy"]
+        plain = [(k, d, o) for k, d, o in seconds if o is not None and o.estimate >= cut]
+        print(f"  unmarked, valued again by own-view rollouts: {len(seconds)}; "
+              f"{len(plain)} of them {cut:g} points or more there "
+              f"({', '.join(f'{k} {o.estimate:.1f}' for k, _, o in plain) or 'none'})",
               flush=True)
     if args.again is not None:
         either = [(a, b) for a, b in pairs if a.mark or b.mark]

@@ -17,7 +17,7 @@ from gamelog.model import Hand, Play
 from replay.agents import HeuristicAgent, SeatView
 from replay.engine import HandReplay, play_strength
 from replay.legal import FollowSpec, follow_spec, units_in
-from replay.order import TRUMP
+from replay.order import TRUMP, CardOrder
 from replay.simulate import _view, simulate_match
 from replay.trick import voids_shown
 from replay.units import decompose
@@ -37,6 +37,14 @@ def _plays(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView
                 if isinstance(ev, Play) and state.order is not None:
                     yield state, ev.seat, _view(state, ev.seat, state.order)
                 state.apply(ev)
+
+
+def _defender_leads(matches: int) -> Iterator[tuple[HandReplay, SeatView, CardOrder]]:
+    """Every lead by a defender of simulated one-deck tractor hands, as it saw it."""
+    for state, _seat, view in _plays(decks=1, matches=matches):
+        if state.trick is None and view.order is not None \
+                and not view.partner_side(view.declarer or 0):
+            yield state, view, view.order
 
 
 def _follows(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView, FollowSpec]]:
@@ -277,11 +285,7 @@ def test_a_defender_leads_no_master_trump_single_before_a_plain_low_card():
     does not lead the trump: the defenders keep their master trumps to ruff and for the last
     trick (before: it was led as a sure winner whenever no sure side unit was held)."""
     checked = 0
-    for state, _seat, view in _plays(decks=1, matches=40):
-        order = view.order
-        assert order is not None
-        if state.trick is not None or view.partner_side(view.declarer or 0):
-            continue
+    for state, view, order in _defender_leads(matches=40):
         masters = [c for c in order.members[TRUMP]
                    if view.hand[c] == 1 and _master_trumps(view, [c])]
         if not masters or not any(_plain(view, c) for c in range(54) if view.hand[c]):
@@ -293,18 +297,13 @@ def test_a_defender_leads_no_master_trump_single_before_a_plain_low_card():
     assert checked >= 10, checked
 
 
-
 def test_a_defender_throws_no_trumps_that_are_only_singles():
     """A defender to lead whose sure trump units are two or more singles (and no pair) does
     not throw them together: like a master trump single, they are kept to ruff and for the
     last trick (before: the throw was among its favourite leads; duplicate play +0.25 points a
     hand at one deck and +0.39 at two without it)."""
     checked = 0
-    for state, _seat, view in _plays(decks=1, matches=40):
-        order = view.order
-        assert order is not None
-        if state.trick is not None or view.partner_side(view.declarer or 0):
-            continue
+    for state, view, order in _defender_leads(matches=40):
         held = {c: view.hand[c] for c in order.members[TRUMP] if view.hand[c]}
         units = units_in(held, order, view.rules.max_width()) if held else []
         sure = [u for u in units if HeuristicAgent(random.Random(0))._sure(
@@ -318,6 +317,7 @@ def test_a_defender_throws_no_trumps_that_are_only_singles():
                 (state.hand.match, [str(Card(c)) for c in led])
         checked += 1
     assert checked >= 10, checked
+
 
 def test_a_void_seat_ruffs_a_pair_or_tractor_with_points_when_it_holds_trumps_to_match():
     """Last to a side-suit trick of one pair or tractor that an opponent is winning with 10

@@ -3,8 +3,9 @@ it weighs every legal follow (not a few drawn at random), feeds points only to a
 play that no opponent still to play can beat (a throw that stood among them), leads a side
 suit's master as sure only when no opponent has shown a void in it, takes every trick it can
 (but not one worth under 10 points with a master trump), gives up no trump or master while a
-plain card can go, and, as a defender, leads no master trump single before a plain low card
-and throws no trumps that are only singles."""
+plain card can go, wins with a point card when it surely wins, breaks no pair to follow while
+a plain single card can go, and, as a defender, leads no master trump single before a plain
+low card and throws no trumps that are only singles."""
 
 from __future__ import annotations
 
@@ -349,3 +350,65 @@ def test_a_void_seat_ruffs_a_pair_or_tractor_with_points_when_it_holds_trumps_to
             > (best or (0, 0)), (state.hand.match, trick.number, played)
         checked += 1
     assert checked >= 5, checked
+
+
+def _master(view: SeatView, c: int) -> bool:
+    """No card the seat has not seen ranks above ``c`` in its suit class."""
+    order = view.order
+    assert order is not None
+    return not any(view.unseen[o] and order.power[o] > order.power[c]
+                   for o in order.members[order.klass[c]])
+
+
+def test_the_last_seat_winning_a_trick_puts_a_point_card_in_when_it_wins_with_one():
+    """Last to play, able to win the trick with a point card or with a pointless card of the
+    same suit class that ranks below it (neither a master): it wins with the point card, whose
+    points are safe on its side's trick (before: it won with the pointless card and kept the
+    points; duplicate play +1.2 points a hand at one deck and +1.4 at two with the change)."""
+    checked = 0
+    for state, _seat, view, spec in _follows(decks=1, matches=40):
+        trick, order = view.trick, view.order
+        assert trick is not None and order is not None
+        if len(trick.plays) != view.players - 1 or trick.lead_size != 1 or trick.special:
+            continue
+        _, best = _winning(view)
+        follows = spec.follows(48) or []
+        wins = [f[0] for f in follows if len(f) == 1 and not _master(view, f[0])
+                and (play_strength(order, trick.lead_class, [(1, 1)], f) or (0, 0))
+                > (best or (0, 0))]
+        rich = [c for c in wins if Card(c).points]
+        if not any(Card(d).points == 0 and order.klass[d] == order.klass[c]
+                   and order.power[d] < order.power[c] for c in rich for d in wins):
+            continue
+        played = HeuristicAgent(random.Random(0)).follow(view, spec)
+        assert Card(played[0]).points > 0, (state.hand.match, trick.number, Card(played[0]))
+        checked += 1
+    assert checked >= 5, checked
+
+
+def test_a_pair_is_not_broken_to_follow_a_single_while_a_plain_single_card_can_go():
+    """A single-card side-suit trick an opponent wins and the seat cannot, every follow
+    weighed: it gives no
+    card of a pair it holds while a pointless side card it holds once, no master, can go
+    (before: it gave the lowest card, a pair's 2 before a single queen; duplicate play +1.0
+    points a hand at two decks and +2.8 at three with the pair kept)."""
+    checked = 0
+    for state, _seat, view, spec in _follows(decks=2, matches=30):
+        trick, order = view.trick, view.order
+        assert trick is not None and order is not None
+        if trick.lead_size != 1 or trick.lead_class == TRUMP or trick.special:
+            continue
+        winner, best = _winning(view)
+        follows = spec.follows(48)
+        if view.partner_side(winner) or not follows or any(
+                (play_strength(order, trick.lead_class, [(1, 1)], f) or (0, 0)) > (best or (0, 0))
+                for f in follows):
+            continue
+        if not any(view.hand[c] >= 2 for f in follows for c in f) or not any(
+                view.hand[f[0]] == 1 and Card(f[0]).points == 0 and not _master(view, f[0])
+                and order.klass[f[0]] != TRUMP for f in follows):
+            continue
+        played = HeuristicAgent(random.Random(0)).follow(view, spec)
+        assert view.hand[played[0]] == 1, (state.hand.match, trick.number, Card(played[0]))
+        checked += 1
+    assert checked >= 20, checked

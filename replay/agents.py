@@ -89,6 +89,12 @@ PAIR_PREMIUM = 20
 given alone): pairs follow pairs and beat singles (+1.0 points a hand at two decks in duplicate
 play against no premium; 5 to 30 alike)."""
 
+FEED_COST = 0.1
+"""Fed to a partner's winning play, each rank of a card's cost weighs this many points: a
+trump's premium is 4, so a 5 of trumps stays back while a plain low card can go, a 10 does not
+(0.01 until session 33; duplicate play +0.09 points a hand at one deck and +0.17 at two at 0.1,
+−0.15 and +0.03 at 0.2)."""
+
 MASTER_TRUMP_POINTS = 10
 """A trick with fewer points than this on the table is not taken with a master trump (one that
 no trump the seat has not seen ranks above): that trump is kept for a trick worth it, and for
@@ -250,6 +256,7 @@ class HeuristicAgent:
             if key is not None and (best_now is None or key > best_now):
                 best_now, winner = key, p.seat
         points = sum(Card(c).points for p in trick.plays for c in p.cards)
+        last = len(trick.plays) == view.players - 1
         friend_winning = winner is not None and view.partner_side(winner)
 
         def points_of(cards: list[int]) -> int:
@@ -294,7 +301,7 @@ class HeuristicAgent:
         if friend_winning:  # feed points to a partner's play no opponent can beat
             partners = next(p.cards for p in trick.plays if p.seat == winner)
             if stands(partners):
-                return max(candidates, key=lambda cs: points_of(cs) - 0.01 * cost(cs))
+                return max(candidates, key=lambda cs: points_of(cs) - FEED_COST * cost(cs))
         winning = []
         for cs in candidates:
             key = strength(cs)
@@ -304,7 +311,10 @@ class HeuristicAgent:
             winning = [cs for cs in winning
                        if not any(klass[c] == TRUMP and master(c) for c in cs)]
         if winning:  # take the lead (measured: winning even a pointless trick gains)
-            sure = [cs for cs in winning if stands(cs)]
+            # a sure winner (a trump one only on a trick with points, or by the last seat:
+            # else a joker went on a pointless trick a lower trump would take)
+            sure = [cs for cs in winning if stands(cs)
+                    and (points or last or not any(klass[c] == TRUMP for c in cs))]
             if sure:  # the trick is the side's: its points are safe there, so put them in
                 return min(sure, key=lambda cs: cost(cs) - 6 * points_of(cs))
             if friend_winning:  # the partner may yet be beaten: do not overtake it

@@ -96,6 +96,9 @@ LABELS = {
         "vs_made": "vs the play made", "deals": "deals", "play_made": "played",
         "all_deals": "all", "line_made": "What may follow the play made",
         "line_best": "What may follow the best alternative",
+        "screened_note": "Alternatives listed above the best on fewer deals were screened only: "
+                         "the best is the one that held its value against the play made on the "
+                         "most deals.",
         "line_note": "On one deal of the unseen cards consistent with what the seat knew, "
                      "played on by the rollout player: an illustration, not the evidence.",
         "autoplay": "Autoplay (Space)", "prev_hand": "Previous hand (P)",
@@ -161,6 +164,8 @@ LABELS = {
         "alternative": "候选出法", "value": "闲家期望终局得分", "vs_made": "与实际出牌相比",
         "deals": "模拟副数", "play_made": "实际", "all_deals": "全部",
         "line_made": "实际出牌之后的一种走法", "line_best": "最佳出法之后的一种走法",
+        "screened_note": "排在最佳之上而模拟副数较少的候选只经过初筛：最佳是在最多副数上与实际出牌比较后"
+                         "仍保持其值的那一种。",
         "line_note": "在与该家所知相符的一种未见牌分布上，由模拟玩家续打：仅作说明，不是依据。",
         "autoplay": "自动播放 (空格)", "prev_hand": "上一局 (P)", "next_hand": "下一局 (N)",
         "keys": "快捷键 (?)",

@@ -152,6 +152,10 @@
       add(row, el("td", "num", o.i === 0 ? "" : (diff > 0 ? "+" : "") + fmt(diff)));
       add(row, el("td", "num", d.x ? L.all_deals : String(a[3] === null ? "" : a[3])));
     });
+    var bestAlt = alts.filter(function (o) { return o.a[0].join(" ") === bestKey; })[0];
+    if (bestAlt && !d.x && alts.some(function (o) {  // a screened value ranked above the best
+      return alts.indexOf(o) < alts.indexOf(bestAlt) && o.a[3] !== null && o.a[3] < bestAlt.a[3];
+    })) add(box, el("p", "how screened", L.screened_note));
     if (d.g) add(box, el("p", "how", d.g));
     else if (d.n > d.alts.length) add(box, el("p", "how", L.first_of.replace("{n}", d.alts.length).replace("{m}", d.n)));
     if (d.lines && d.lines.length) {

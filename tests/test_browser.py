@@ -343,6 +343,13 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     assert sorted(values) == sorted(a[1] for a in decision["alts"])
     assert panel.locator("tr.made").count() == 1 and panel.locator("tr.best").count() >= 1
     assert panel.locator(".line").count() >= 1  # what may follow the play made
+    # an alternative valued on fewer deals than the best but ranked above it is explained
+    sign = 1 if decision["def"] else -1
+    ranked = sorted(decision["alts"], key=lambda a: -sign * a[1])
+    at = next(i for i, a in enumerate(ranked) if a[0] == decision["best"])
+    screened = not decision["x"] and any(a[3] is not None and a[3] < ranked[at][3]
+                                         for a in ranked[:at])
+    assert panel.locator("p.screened").count() == int(screened)
     page.set_viewport_size({"width": 1280, "height": 1400})
     page.locator(f"{root} .viewer").scroll_into_view_if_needed()
     shots(page, "report-review.png", tmp_path)

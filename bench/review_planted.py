@@ -234,7 +234,7 @@ def second_opinion(rules, hand, decision, seed: int):  # type: ignore[no-untyped
         if decision.kind == "bury" and isinstance(ev, KittyBury) and ev.seat == decision.seat:
             return _decide_bury(state, ev, budget, rng)
         if decision.kind != "bury" and isinstance(ev, Play) and ev.seat == decision.seat \
-                and len(state.tricks) + 1 == decision.trick \
+                and state.tricks_before + len(state.tricks) + 1 == decision.trick \
                 and sorted(ev.cards) == sorted(decision.made):
             return _decide(state, ev, budget, rng)
         state.apply(ev)

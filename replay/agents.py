@@ -273,9 +273,8 @@ class HeuristicAgent:
         def cost(cards: list[int]) -> float:
             return sum(power(c) + (TRUMP_PREMIUM if klass[c] == TRUMP else 0)
                        + (MASTER_PREMIUM if master(c) else 0)
-                       for c in cards) + 3 * points_of(cards) + PAIR_PREMIUM * sum(
-                view.hand[c] // 2 - (view.hand[c] - n) // 2 - n // 2
-                for c, n in Counter(cards).items())
+                       for c in cards) + 3 * points_of(cards) \
+                + PAIR_PREMIUM * _pairs_broken(view.hand, cards)
 
         voids = _voids(view)
         played = {p.seat for p in trick.plays}
@@ -321,6 +320,13 @@ class HeuristicAgent:
                 return min(candidates, key=cost)
             return min(winning, key=cost)
         return min(candidates, key=cost)
+
+
+def _pairs_broken(hand: list[int], cards: list[int]) -> int:
+    """The pairs of ``hand`` that giving ``cards`` breaks: copies of a card given other than
+    as whole pairs, out of a pair the hand held (one of three copies leaves a pair, none
+    broken)."""
+    return sum(hand[c] // 2 - (hand[c] - n) // 2 - n // 2 for c, n in Counter(cards).items())
 
 
 def _unbeaten(view: SeatView, unit: Unit, klass: int, opponents: list[int],

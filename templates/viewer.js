@@ -152,9 +152,10 @@
       add(row, el("td", "num", o.i === 0 ? "" : (diff > 0 ? "+" : "") + fmt(diff)));
       add(row, el("td", "num", d.x ? L.all_deals : String(a[3] === null ? "" : a[3])));
     });
-    var bestAlt = alts.filter(function (o) { return o.a[0].join(" ") === bestKey; })[0];
-    if (bestAlt && !d.x && alts.some(function (o) {  // a screened value ranked above the best
-      return alts.indexOf(o) < alts.indexOf(bestAlt) && o.a[3] !== null && o.a[3] < bestAlt.a[3];
+    var at = 0;  // the best's row, and whether a value on fewer deals (screened) ranks above it
+    while (at < alts.length && alts[at].a[0].join(" ") !== bestKey) at++;
+    if (!d.x && at < alts.length && alts.slice(0, at).some(function (o) {
+      return o.a[3] !== null && o.a[3] < alts[at].a[3];
     })) add(box, el("p", "how screened", L.screened_note));
     if (d.g) add(box, el("p", "how", d.g));
     else if (d.n > d.alts.length) add(box, el("p", "how", L.first_of.replace("{n}", d.alts.length).replace("{m}", d.n)));

@@ -42,8 +42,9 @@ def add_plays(events: list[Event], plays: list[tuple[int, str]]) -> list[Event]:
     return out
 
 
-def run(holdings: list[str], plays: list[tuple[int, str]], *, decks: int = 2,
-        ruleset: str = "tractor", extra: list[Event] | None = None, **kw) -> HandReport:
+def hand_of(holdings: list[str], plays: list[tuple[int, str]], *, decks: int = 2,
+            ruleset: str = "tractor", extra: list[Event] | None = None, **kw) -> Hand:
+    """The hand of a set-up position (:func:`position`) and ``plays`` after it."""
     events = add_plays(position(holdings, **kw), plays) + list(extra or [])
     for i, ev in enumerate(events):
         if ev.seq != i:
@@ -52,7 +53,12 @@ def run(holdings: list[str], plays: list[tuple[int, str]], *, decks: int = 2,
             events[i] = msgspec.structs.replace(ev, seq=i)
     header = MatchStart(match=kw.get("match", "t"), hand=0, seq=0, version=FORMAT_VERSION,
                         ruleset=ruleset, players=len(holdings), decks=decks)
-    hand = Hand(match=header.match, number=1, events=events, header=header)
+    return Hand(match=header.match, number=1, events=events, header=header)
+
+
+def run(holdings: list[str], plays: list[tuple[int, str]], *, decks: int = 2,
+        ruleset: str = "tractor", extra: list[Event] | None = None, **kw) -> HandReport:
+    hand = hand_of(holdings, plays, decks=decks, ruleset=ruleset, extra=extra, **kw)
     return replay_hand(hand, get_ruleset(ruleset, decks=decks, players=len(holdings)))
 
 

@@ -12,12 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-import msgspec
-
-import gamelog
 import replay
 from gamelog.cards import Card
-from gamelog.model import Hand, MatchStart, Play
+from gamelog.model import Hand, Play
 from replay.agents import HeuristicAgent, SeatView
 from replay.engine import HandReplay, play_strength
 from replay.legal import FollowSpec, follow_spec, units_in
@@ -25,7 +22,7 @@ from replay.order import TRUMP, CardOrder
 from replay.simulate import _view, simulate_match
 from replay.trick import voids_shown
 from replay.units import decompose
-from tests.rulehelp import add_plays, position
+from tests.rulehelp import hand_of
 
 
 def _plays(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView]]:
@@ -162,14 +159,20 @@ def test_a_master_card_is_not_led_as_sure_into_a_shown_void():
     assert checked >= 3, checked
 
 
+def _master(view: SeatView, c: int) -> bool:
+    """No card the seat has not seen ranks above ``c`` in its suit class (an unseen card of
+    equal rank does not count; :func:`_master_trumps` counts it, as the agent does)."""
+    order = view.order
+    assert order is not None
+    return not any(view.unseen[o] and order.power[o] > order.power[c]
+                   for o in order.members[order.klass[c]])
+
+
 def _plain(view: SeatView, c: int) -> bool:
     """A side card without points that is not its suit's master (some card the seat has not
     seen ranks above it)."""
-    order = view.order
-    assert order is not None
-    klass = order.klass[c]
-    return klass != TRUMP and Card(c).points == 0 and any(
-        view.unseen[o] and order.power[o] > order.power[c] for o in order.members[klass])
+    assert view.order is not None
+    return view.order.klass[c] != TRUMP and Card(c).points == 0 and not _master(view, c)
 
 
 def test_a_trump_or_a_master_is_not_given_up_while_a_plain_card_can_go():
@@ -360,14 +363,6 @@ def test_a_void_seat_ruffs_a_pair_or_tractor_with_points_when_it_holds_trumps_to
     assert checked >= 5, checked
 
 
-def _master(view: SeatView, c: int) -> bool:
-    """No card the seat has not seen ranks above ``c`` in its suit class."""
-    order = view.order
-    assert order is not None
-    return not any(view.unseen[o] and order.power[o] > order.power[c]
-                   for o in order.members[order.klass[c]])
-
-
 def test_the_last_seat_winning_a_trick_puts_a_point_card_in_when_it_wins_with_one():
     """Last to play, able to win the trick with a point card or with a pointless card of the
     same suit class that ranks below it (neither a master): it wins with the point card, whose
@@ -396,8 +391,8 @@ def test_the_last_seat_winning_a_trick_puts_a_point_card_in_when_it_wins_with_on
 
 def test_a_pair_is_not_broken_to_follow_a_single_while_a_plain_single_card_can_go():
     """A single-card side-suit trick an opponent wins and the seat cannot, every follow
-    weighed: it gives no
-    card of a pair it holds while a pointless side card it holds once, no master, can go
+    weighed: it gives no card of a pair it holds while a pointless side card it holds once, no
+    master, can go
     (before: it gave the lowest card, a pair's 2 before a single queen; duplicate play +1.0
     points a hand at two decks and +2.8 at three with the pair kept)."""
     checked = 0
@@ -452,21 +447,17 @@ def test_a_joker_does_not_take_a_pointless_trick_a_lower_trump_also_takes():
     assert checked >= 5, checked
 
 
-
 def test_a_five_of_trumps_is_not_fed_to_a_partner_while_a_low_plain_card_can_go():
     """Last to a heart trick its partner wins with the ace, void in hearts, holding ♠5 (a
     trump), ♣3 and ♦7: it gives ♣3, not the 5 of trumps, which is worth more kept than its 5
     points (:data:`replay.agents.FEED_COST`; until session 33 the most points were fed whatever
     they cost)."""
-    events = add_plays(position(["5S 3C 7D", "3H 8C 9D", "AH 9C TD", "4H JC QD"], trump="S",
-                                level="2", declarer=0, leader=1),
-                       [(1, "3H"), (2, "AH"), (3, "4H")])
-    header = MatchStart(match="t", hand=0, seq=0, version=gamelog.FORMAT_VERSION,
-                        ruleset="tractor", players=4, decks=1)
-    events = [msgspec.structs.replace(e, seq=i) for i, e in enumerate(events)]
     rules = replay.get_ruleset("tractor", players=4, decks=1)
-    state = HandReplay(rules, Hand(match="t", number=1, events=events, header=header))
-    for ev in events:
+    hand = hand_of(["5S 3C 7D", "3H 8C 9D", "AH 9C TD", "4H JC QD"],
+                   [(1, "3H"), (2, "AH"), (3, "4H")], decks=1, trump="S", level="2",
+                   declarer=0, leader=1)
+    state = HandReplay(rules, hand)
+    for ev in hand.events:
         state.apply(ev)
     assert state.order is not None
     view = _view(state, 0, state.order)

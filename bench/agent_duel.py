@@ -1,14 +1,16 @@
-"""Benchmark: is one simulator agent stronger than another? Duplicate play (as bridge clubs
-score it): each deal is played twice, the agent under test in seats 0 and 2 and then in seats
-1 and 3, the other agent in the other seats; the first hand of a match only, so both plays of
-a deal have the same deal, declarer and kitty. Prints the points a hand the agent's side gains
-over the other agent's in the same seats (half the difference of the two plays' side scores:
-the defenders' points, counted against the declarer's side), and the levels, with their
-standard errors. Independent of the review: nothing here is valued by rollouts.
+"""Benchmark: is one simulator agent stronger than another? Duplicate play (as bridge clubs score
+it): each deal is played twice, the agent under test (``--agent``: the simulator's, or the
+heuristic agent alone) in seats 0 and 2 and then in seats 1 and 3, the other agent in the other
+seats; the first hand of a match only, so both plays of a deal have the same deal, declarer and
+kitty. Prints the points a hand the agent's side gains over the other agent's in the same seats
+(half the difference of the two plays' side scores: the defenders' points, counted against the
+declarer's side), and the levels, with their standard errors.
+Independent of the review: nothing here is valued by rollouts.
 
     python bench/agent_duel.py --decks 1 --deals 3000
+    python bench/agent_duel.py --against heuristic --decks 2 --deals 800   # the lookahead's gain
     git show HEAD~1:replay/agents.py > /tmp/old_agents.py
-    python bench/agent_duel.py --against /tmp/old_agents.py --decks 2 --deals 1500
+    python bench/agent_duel.py --agent heuristic --against /tmp/old_agents.py --decks 2 --deals 1500
 """
 
 from __future__ import annotations
@@ -26,11 +28,17 @@ import gamelog  # noqa: E402
 import replay  # noqa: E402
 from gamelog.model import KittyTake, Result  # noqa: E402
 from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
+from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
+
+NAMED = {"simulator": LookaheadAgent, "heuristic": HeuristicAgent, "random": RandomAgent}
 
 
 def _agent_from(path: str) -> type:
-    """``HeuristicAgent`` of an agents module given as a file (an earlier version, say)."""
+    """An agent by name (``NAMED``), or the ``HeuristicAgent`` of an agents module given as a
+    file (an earlier version, say)."""
+    if path in NAMED:
+        return NAMED[path]
     spec = importlib.util.spec_from_file_location("other_agents", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"agent_duel: cannot load {path}")
@@ -63,16 +71,19 @@ def _side_scores(rules, deals: int, even: type, odd: type, leg: str  # type: ign
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--against", metavar="FILE",
-                    help="an agents module whose HeuristicAgent to play against "
-                         "(default: replay.agents.RandomAgent)")
+    ap.add_argument("--agent", choices=("simulator", "heuristic"), default="simulator",
+                    help="the agent under test: the simulator's (replay.lookahead."
+                         "LookaheadAgent) or the heuristic agent alone")
+    ap.add_argument("--against", metavar="NAME|FILE", default="random",
+                    help="simulator, heuristic, random, or an agents module whose "
+                         "HeuristicAgent to play against (default: random)")
     ap.add_argument("--decks", type=int, default=1)
     ap.add_argument("--deals", type=int, default=2000)
     args = ap.parse_args()
-    other = _agent_from(args.against) if args.against else RandomAgent
+    mine, other = NAMED[args.agent], _agent_from(args.against)
     rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
-    first = _side_scores(rules, args.deals, HeuristicAgent, other, "seats 0 and 2")
-    second = _side_scores(rules, args.deals, other, HeuristicAgent, "seats 1 and 3")
+    first = _side_scores(rules, args.deals, mine, other, "seats 0 and 2")
+    second = _side_scores(rules, args.deals, other, mine, "seats 1 and 3")
     points = [(a[0] - b[0]) / 2 for a, b in zip(first, second, strict=True)]
     levels = [(a[1] - b[1]) / 2 for a, b in zip(first, second, strict=True)]
 
@@ -80,7 +91,7 @@ def main() -> None:
         return f"{statistics.mean(xs):+.2f} ± {statistics.stdev(xs) / len(xs) ** 0.5:.2f}"
 
     print(f"tractor, {args.decks} deck(s), {args.deals} deals played both ways: "
-          f"replay.agents.HeuristicAgent against {args.against or 'RandomAgent'} gains "
+          f"the {args.agent} agent against {args.against} gains "
           f"{shown(points)} points and {shown(levels)} levels a hand")
 
 

@@ -53,7 +53,7 @@ def positions(name: str, options: dict, hands: int, cards: int = 2) -> tuple[lis
     from gamelog.model import Hand, Play
     from replay import get_ruleset
     from replay.engine import HandReplay
-    from replay.simulate import simulate_match
+    from replay.simulate import heuristic_agents, simulate_match
 
     rules = get_ruleset(name, **options)
     rng = random.Random(f"core:{name}:{options}")
@@ -61,7 +61,7 @@ def positions(name: str, options: dict, hands: int, cards: int = 2) -> tuple[lis
     match = 0
     while len(starts) < hands:
         match += 1
-        events = simulate_match(rules, f"c{match}", rng.randrange(1 << 30), hands=1)
+        events = simulate_match(rules, f"c{match}", rng.randrange(1 << 30), hands=1, agents=heuristic_agents)
         hand_events = [e for e in events if e.hand == 1]
         hand = Hand(match=events[0].match, number=1, events=hand_events, header=events[0])
         plays = [i for i, e in enumerate(hand_events) if isinstance(e, Play)]

@@ -43,7 +43,7 @@ def positions(count: int, seed: int, per_hand: int = 8) -> list[list]:
     from replay.legal import follow_spec, legal_leads
     from replay.playout import greedy_play_out
     from replay.search import clone, solve, to_play
-    from replay.simulate import simulate_match
+    from replay.simulate import heuristic_agents, simulate_match
 
     out: list[list] = []
     for name, options in RULESETS:
@@ -53,7 +53,8 @@ def positions(count: int, seed: int, per_hand: int = 8) -> list[list]:
         match = 0
         while made < count:
             match += 1
-            events = simulate_match(rules, f"n{match}", rng.randrange(1 << 30), hands=1)
+            events = simulate_match(rules, f"n{match}", rng.randrange(1 << 30), hands=1,
+                                    agents=heuristic_agents)
             hand_events = [e for e in events if e.hand == 1]
             hand = Hand(match=events[0].match, number=1, events=hand_events, header=events[0])
             plays = [i for i, e in enumerate(hand_events) if isinstance(e, Play)]

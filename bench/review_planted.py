@@ -37,13 +37,14 @@ sys.path.insert(0, str(ROOT))
 
 import gamelog  # noqa: E402
 import replay  # noqa: E402
-from bench.lookahead import LookaheadAgent, install  # noqa: E402
+from bench.lookahead import whole_hand  # noqa: E402
 from gamelog.cards import CARD_TOKENS  # noqa: E402
 from gamelog.model import KittyBury, Play  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
 from replay.candidates import decision_choices  # noqa: E402
 from replay.deals import consistent_deals  # noqa: E402
 from replay.engine import HandReplay, play_strength  # noqa: E402
+from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import _decide, _decide_bury, budget_at, review_hands  # noqa: E402
@@ -254,10 +255,13 @@ def main() -> None:
     ap.add_argument("--kinds", nargs="+", choices=sorted(KINDS), default=sorted(KINDS),
                     help="plant only these kinds (default: every one; burials come first in "
                          "a hand, so without them the plays are planted more often)")
-    ap.add_argument("--seats", choices=("heuristic", "lookahead"), default="heuristic",
-                    help="who plays the other decisions: the simulator's heuristic agent, or "
-                         "the lookahead agent that plays as the review judges on a small "
-                         "budget (bench/lookahead.py; slower)")
+    ap.add_argument("--seats", choices=("simulator", "heuristic", "lookahead"),
+                    default="simulator",
+                    help="who plays the other decisions: the simulator's agent (the heuristic "
+                         "agent looking ahead in the last eight tricks), the heuristic agent "
+                         "alone (the seats of sessions before 34), or the lookahead agent that "
+                         "plays the whole hand as the review judges on a small budget "
+                         "(bench/lookahead.py; slower)")
     ap.add_argument("--deals", type=int, default=48,
                     help="the lookahead agent's deals a decision (default 48)")
     ap.add_argument("--again", type=int, metavar="SEED",
@@ -272,11 +276,11 @@ def main() -> None:
     args = ap.parse_args()
     kinds = frozenset(args.kinds)
     pairs: list[tuple] = []  # (first run's decision, second run's), with --again
-    install()  # the seats' views carry the hand's state (the lookahead agent's, the last kind's)
 
     def seat_agent(rng: random.Random) -> HeuristicAgent:
-        return LookaheadAgent(rng, args.deals) if args.seats == "lookahead" \
-            else HeuristicAgent(rng)
+        if args.seats == "lookahead":
+            return whole_hand(rng, args.deals)
+        return LookaheadAgent(rng) if args.seats == "simulator" else HeuristicAgent(rng)
 
     seeds = args.seeds or random.SystemRandom().sample(range(10_000, 10**7), args.matches)
     print(f"match seeds: {' '.join(map(str, seeds))}; review seed: {seeds[0]}", flush=True)

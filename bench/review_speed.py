@@ -11,7 +11,7 @@ agreement: the same hands reviewed with the default budget and with three times 
 how often the two give the same mark, and the mean absolute difference of the swings.
 
 weak: simulated matches of 16 hands (--weak-hands) in which seat 1 plays random legal plays
-(replay.agents.RandomAgent) and the others the heuristic agent, over 20 match seeds drawn fresh
+(replay.agents.RandomAgent) and the others the simulator's agent (--seats), over 20 match seeds drawn fresh
 (printed; --seed to give them): each seat's mistake rate (mistakes and blunders per decision),
 inaccuracy-or-worse rate, mean swing and accuracy, and in how many seeds the random seat's
 accuracy is the lowest.
@@ -33,8 +33,9 @@ sys.path.insert(0, str(ROOT))
 
 import gamelog  # noqa: E402
 import replay  # noqa: E402
-from bench.lookahead import LookaheadAgent, install  # noqa: E402
+from bench.lookahead import whole_hand  # noqa: E402
 from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
+from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.review import Budget, accuracy, review_hands  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
 
@@ -79,13 +80,13 @@ def agreement(hands_each: int) -> None:
 
 
 def weak(decks: int, seeds: list[int], hands: int, jobs: int = 1,
-         rollout: str = "greedy", seats: str = "heuristic") -> None:
+         rollout: str = "greedy", seats: str = "simulator") -> None:
     rules = replay.get_ruleset("tractor", players=4, decks=decks)
-    if seats == "lookahead":
-        install()
 
     def others(rng):  # type: ignore[no-untyped-def]
-        return LookaheadAgent(rng) if seats == "lookahead" else HeuristicAgent(rng)
+        if seats == "lookahead":
+            return whole_hand(rng)
+        return LookaheadAgent(rng) if seats == "simulator" else HeuristicAgent(rng)
 
     by: dict[int, list] = {s: [] for s in range(4)}
     per_seed: dict[int, list[float]] = {s: [] for s in range(4)}
@@ -156,9 +157,12 @@ def main() -> None:
                     help="hands a match (weak; 8 until session 30: over 8 hands a heuristic "
                          "seat's accuracy spreads so that the random seat's was not the lowest "
                          "in one seed of ten)")
-    ap.add_argument("--seats", choices=("heuristic", "lookahead"), default="heuristic",
-                    help="who plays the other seats of the weak run: the heuristic agent, or "
-                         "the lookahead agent (bench/lookahead.py: plays as the review judges)")
+    ap.add_argument("--seats", choices=("simulator", "heuristic", "lookahead"),
+                    default="simulator",
+                    help="who plays the other seats of the weak run: the simulator's agent "
+                         "(the heuristic agent looking ahead in the last eight tricks), the "
+                         "heuristic agent alone (before session 34), or the lookahead agent of "
+                         "the whole hand (bench/lookahead.py: plays as the review judges)")
     args = ap.parse_args()
     parts = args.only or ["speed", "agreement", "weak"]
     if "speed" in parts:

@@ -31,13 +31,13 @@ from replay.order import TRUMP  # noqa: E402
 from replay.playout import greedy_value  # noqa: E402
 from replay.review import clone  # noqa: E402
 from replay.rollouts import play_value, rollout_agents  # noqa: E402
-from replay.simulate import simulate_match  # noqa: E402
+from replay.simulate import heuristic_agents, simulate_match  # noqa: E402
 
 
 def positions(rules, matches: int):  # type: ignore[no-untyped-def]
     """(state, play event, the lowest winning card, the lowest card that does not win)."""
     for m in range(matches):
-        events = simulate_match(rules, f"take-{m}", 9000 + m, hands=2)
+        events = simulate_match(rules, f"take-{m}", 9000 + m, hands=2, agents=heuristic_agents)
         for hand in gamelog.loads(gamelog.dumps(events))[0].hands:
             state = HandReplay(rules, hand)
             for ev in hand.events:

@@ -47,7 +47,7 @@ import orjson  # noqa: E402
 
 import replay  # noqa: E402
 from gamelog import files, jsonl  # noqa: E402
-from replay.simulate import simulate  # noqa: E402
+from replay.simulate import heuristic_agents, simulate  # noqa: E402
 
 RATIO_RULESETS = {"tractor-2deck": ("tractor", {"decks": 2}),
                   "tractor-3deck": ("tractor", {"decks": 3}),
@@ -59,7 +59,8 @@ def build(path: Path, hands: int, ruleset: str = "tractor", **options: int) -> N
     rules = replay.get_ruleset(ruleset, **(options or ({"decks": 2} if ruleset == "tractor"
                                                         else {})))
     matches = max(1, hands // 20)
-    files.dump(simulate(rules, matches=matches, seed=1, hands=20, prefix="bench"), path)
+    files.dump(simulate(rules, matches=matches, seed=1, hands=20, prefix="bench",
+                        agents=heuristic_agents), path)
 
 
 def replicate(src: Path, dst: Path, times: int) -> None:

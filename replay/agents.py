@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from gamelog.cards import SUITS, Card, Suit
-from replay.engine import Trick, play_strength
+from replay.engine import HandReplay, Trick, play_strength
 from replay.legal import FollowSpec, units_in
 from replay.order import TRUMP, CardOrder
 from replay.rulesets.base import Declaration, Ruleset
@@ -35,6 +35,10 @@ class SeatView:
     tricks: list[Trick]
     unseen: list[int]          # count vector of cards the seat has not seen
     points: int                # defenders' points so far
+    state: HandReplay | None = None
+    """The hand's replay, as the simulator gives it (``None`` elsewhere): read only through
+    the seat's knowledge (:func:`replay.deals.knowledge`), as :mod:`replay.lookahead` does to
+    draw the unseen cards; another seat's holding stays out of an agent's reach."""
 
     def holding(self, klass: int) -> dict[int, int]:
         assert self.order is not None
@@ -45,6 +49,34 @@ class SeatView:
             return False
         side = self.rules.declarer_side(self.declarer)
         return (seat in side) == (self.seat in side)
+
+
+def unseen_by(st: HandReplay, seat: int) -> list[int]:
+    """Cards ``seat`` has not seen (a count vector): not in its hand, not played, and not the
+    kitty when it is the declarer (who took it)."""
+    unseen = [st.rules.decks] * 54
+    for c in range(54):
+        unseen[c] -= st.held[seat][c]
+    for t in st.tricks:
+        for p in t.plays:
+            for c in p.cards:
+                unseen[c] -= 1
+    if st.trick is not None:
+        for p in st.trick.plays:
+            for c in p.cards:
+                unseen[c] -= 1
+    if seat == st.declarer:
+        for c in st.kitty:
+            unseen[c] -= 1
+    return [max(0, n) for n in unseen]
+
+
+def seat_view(st: HandReplay, seat: int, order: CardOrder | None) -> SeatView:
+    """What ``seat`` sees at its turn, the hand's state carried for sampling (see
+    :attr:`SeatView.state`)."""
+    unseen = unseen_by(st, seat)
+    return SeatView(seat, st.players, st.rules, list(st.held[seat]), order, st.declarer,
+                    st.trick, st.tricks, unseen, st.defender_points, st)
 
 
 class Agent(Protocol):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from replay.agents import unseen_by
 from replay.engine import HandReplay
 from replay.legal import follow_spec, legal_leads
 from replay.order import CLASS_NAMES
@@ -15,7 +16,6 @@ from replay.order import TRUMP as TRUMP_CLASS
 def sure_from_view(state: HandReplay, seat: int, unit: Any, klass: int) -> bool:
     """Whether no card ``seat`` has not seen could beat ``unit`` (as if one seat held every
     unseen card of its suit: a throw of such units stands whatever the deal)."""
-    from replay.simulate import unseen_by
     from replay.units import beats_unit
 
     order = state.order
@@ -108,7 +108,6 @@ def equivalence(state: HandReplay, seat: int) -> Callable[[list[int]], tuple[int
     unseen cards plays on alike. Not in 打万分, nor when the record hides some of the seat's
     cards."""
     from replay.search import touching_lowest
-    from replay.simulate import unseen_by
 
     order = state.order
     assert order is not None

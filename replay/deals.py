@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from gamelog.cards import CARD_BY_TOKEN
 from gamelog.model import Declare
+from replay.agents import unseen_by
 from replay.engine import HandReplay
 from replay.order import CLASS_NAMES
 from replay.search import clone
@@ -36,7 +37,6 @@ class SeatKnowledge:
 
 def knowledge(state: HandReplay, seat: int) -> SeatKnowledge:
     """What every deal for ``seat`` at this point must respect (see :class:`SeatKnowledge`)."""
-    from replay.simulate import unseen_by
 
     order = state.order
     assert order is not None
@@ -181,7 +181,6 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
     to the play). ``None`` when there are more than ``limit``."""
     from math import factorial
 
-    from replay.simulate import unseen_by
 
     order = state.order
     assert order is not None

@@ -22,7 +22,7 @@ from typing import Any
 
 from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS, UNKNOWN, Card, Rank, full_deck
 from gamelog.model import Deal, Declare, HandStart, KittyBury, KittyTake
-from replay.agents import Agent, HeuristicAgent
+from replay.agents import Agent, HeuristicAgent, seat_view
 from replay.engine import RANK_OF, HandReplay, MatchContext
 from replay.marks import DECLARE_MARKS, Budget, DeclareDecision
 from replay.phases.deal import current_level
@@ -225,7 +225,7 @@ def _play_hand(state: HandReplay, holdings: list[list[int]], kitty: list[int],
     """One deal played to the end with these declarations up to ``start`` cards dealt and the
     agents' after: ``seat``'s team's levels gained less the other team's."""
     from replay.rollouts import play_out
-    from replay.simulate import HandBuilder, _declarations, _view, trump_from_kitty
+    from replay.simulate import HandBuilder, _declarations, trump_from_kitty
 
     rules = state.rules
     players = rules.players
@@ -255,7 +255,7 @@ def _play_hand(state: HandReplay, holdings: list[list[int]], kitty: list[int],
         return 0.0
     b.add(KittyTake, seat=declarer, cards=[CARD_TOKENS[c] for c in kitty])
     order = rules.order(world.trump, RANK_OF.get(world.level or current_level(world)))
-    buried = agents[declarer].bury(_view(world, declarer, order), rules.kitty_size())
+    buried = agents[declarer].bury(seat_view(world, declarer, order), rules.kitty_size())
     b.add(KittyBury, seat=declarer, cards=[CARD_TOKENS[c] for c in buried])
     if not world.start_play() or world.order is None:
         return 0.0

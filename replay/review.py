@@ -48,7 +48,7 @@ from gamelog.model import (
     Play,
     TrumpChosen,
 )
-from replay.agents import HeuristicAgent
+from replay.agents import HeuristicAgent, seat_view
 
 # The seams, each a module: the marks (replay.marks), the rollouts (replay.rollouts), the
 # search (replay.search), the alternatives (replay.candidates), the deals (replay.deals); their
@@ -192,12 +192,11 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     # Deterministic order (the same alternatives whatever the seed): the play made, what a
     # good player would likely play from this seat's view (the heuristic agent's choice, its
     # draws fixed by the place in the hand, and the cheapest follow), then the rest.
-    from replay.simulate import _view
 
     trick_no = state.tricks_before + len(state.tricks) + 1
     place = f"{state.hand.match}:{state.hand.number}:{trick_no}:{seat}"
     agent = HeuristicAgent(random.Random(place))
-    view = _view(state, seat, order)
+    view = seat_view(state, seat, order)
     likely = [agent.lead(view)] if spec is None else [
         agent.follow(view, spec), spec.lowest(lambda c: (Card(c).points, order.power[c]))]
     others = [o for o in options if o != made_ints]
@@ -242,7 +241,6 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
     """The kitty burial (扣底) as a decision: the cards buried against the heuristic agent's
     burial, the cheapest one (lowest non-trump, non-point cards) and the burial made with one
     card swapped, each valued by playing the whole hand out from it."""
-    from replay.simulate import _view
 
     seat = ev.seat
     if state.declarer != seat or not state.trump_known or state.log.items \
@@ -261,7 +259,7 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
     agent = HeuristicAgent(random.Random(f"{state.hand.match}:{state.hand.number}:bury"))
     cheapest = sorted(cards, key=lambda c: (order.klass[c] == TRUMP_CLASS, Card(c).points,
                                             order.power[c]))[:size]
-    options = [made, agent.bury(_view(base, seat, order), size), cheapest]
+    options = [made, agent.bury(seat_view(base, seat, order), size), cheapest]
     # one-card swaps, deterministic: each buried point card or trump kept back for the
     # cheapest card not buried, and the cheapest buried card for each point card kept
     rest = list(cards)
@@ -381,7 +379,7 @@ def _bid_playout(state: HandReplay, viewer: int, declarer: int, bid: int,
     from gamelog.model import Deal
     from replay.agents import SeatView
     from replay.engine import RANK_OF, MatchContext
-    from replay.simulate import HandBuilder, _view
+    from replay.simulate import HandBuilder
 
     rules = state.rules
     held = state.held
@@ -413,7 +411,7 @@ def _bid_playout(state: HandReplay, viewer: int, declarer: int, bid: int,
     b.add(TrumpChosen, seat=declarer, trump=agent.name_trump(view).value)
     b.add(KittyTake, seat=declarer, cards=[CARD_TOKENS[c] for c in kitty])
     order = rules.order(world.trump, RANK_OF.get(world.level or "2"))
-    buried = agent.bury(_view(world, declarer, order), rules.kitty_size())
+    buried = agent.bury(seat_view(world, declarer, order), rules.kitty_size())
     b.add(KittyBury, seat=declarer, cards=[CARD_TOKENS[c] for c in buried])
     if not world.start_play() or world.order is None:
         return None

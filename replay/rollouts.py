@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from replay._native import greedy_core
-from replay.agents import Agent, HeuristicAgent
+from replay.agents import Agent, HeuristicAgent, seat_view
 from replay.deals import SeatKnowledge, deal, dealt_held, dealt_world, determinize, knowledge
 from replay.engine import HandReplay
 from replay.legal import follow_spec
@@ -61,14 +61,13 @@ def play_value(state: HandReplay, agents: list[Agent] | None = None, endgame: in
 
 def _play_on(state: HandReplay, agents: list[Agent]) -> int:
     """The hand played to its end by ``agents``, each seeing its own seat."""
-    from replay.simulate import _view
 
     while not state.finished:
         seat = to_play(state)
         assert seat is not None and state.order is not None
         if not any(state.held[seat]):  # a broken world (cannot happen from a legal start)
             return state.defender_points
-        view = _view(state, seat, state.order)
+        view = seat_view(state, seat, state.order)
         if state.trick is None or not state.trick.plays:
             cards = agents[seat].lead(view)
         else:

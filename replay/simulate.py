@@ -33,7 +33,7 @@ from gamelog.model import (
     TrickEnd,
     TrumpChosen,
 )
-from replay.agents import Agent, HeuristicAgent, SeatView
+from replay.agents import Agent, HeuristicAgent, SeatView, seat_view
 from replay.engine import LEVEL_ORDER, RANK_OF, HandReplay, MatchContext, advance_levels
 from replay.legal import failing_units, follow_spec, forced_unit
 from replay.phases import auction
@@ -45,7 +45,20 @@ NAMES = ["Ann", "Bo", "Chen", "Dee"]
 
 
 def default_agents(seat: int, rng: random.Random) -> Agent:
+    """The simulator's players: the heuristic agent, looking ahead in the last tricks
+    (:class:`replay.lookahead.LookaheadAgent`)."""
+    from replay.lookahead import LookaheadAgent  # it reads the review's machinery
+
+    return LookaheadAgent(rng)
+
+
+def heuristic_agents(seat: int, rng: random.Random) -> Agent:
+    """The heuristic agent alone (no lookahead): fast, for large simulated data sets."""
     return HeuristicAgent(rng)
+
+
+AGENTS: dict[str, AgentFactory] = {"lookahead": default_agents, "heuristic": heuristic_agents}
+"""The simulator's players by name (``shengji simulate --agent``)."""
 
 
 class HandBuilder:
@@ -224,12 +237,12 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
     b.add(KittyTake, seat=declarer, cards=tokens(Card(c) for c in kitty))
     # the engine fixes the order at the first play; the declarer needs it to bury
     order = rules.order(st.trump, RANK_OF.get(st.level or level))
-    view = _view(st, declarer, order)
+    view = seat_view(st, declarer, order)
     buried = agents[declarer].bury(view, rules.kitty_size())
     b.add(KittyBury, seat=declarer, cards=tokens(Card(c) for c in buried))
     while True:
         leader = st.leader if st.order is not None else declarer
-        view = _view(st, leader, order)
+        view = seat_view(st, leader, order)
         cards = agents[leader].lead(view)
         if st.order is None:
             st.start_play()
@@ -253,7 +266,7 @@ def _play_out(b: HandBuilder, rules: Ruleset, kitty: list[int], agents: list[Age
         for k in range(1, players):
             seat = (leader + k) % players
             spec = follow_spec(st, seat)
-            follow = agents[seat].follow(_view(st, seat, st.order), spec)
+            follow = agents[seat].follow(seat_view(st, seat, st.order), spec)
             b.add(Play, seat=seat, cards=tokens(Card(c) for c in follow))
         t = st.tricks[-1]
         b.add(TrickEnd, trick=t.number, winner=t.winner, points=t.points)
@@ -345,32 +358,6 @@ def _declaration_candidates(held: list[int], level) -> Iterator[list[int]]:  # t
     for joker in (52, 53):
         for n in range(2, held[joker] + 1):
             yield [joker] * n
-
-
-def unseen_by(st: HandReplay, seat: int) -> list[int]:
-    """Cards ``seat`` has not seen (a count vector): not in its hand, not played, and not the
-    kitty when it is the declarer (who took it)."""
-    unseen = [st.rules.decks] * 54
-    for c in range(54):
-        unseen[c] -= st.held[seat][c]
-    for t in st.tricks:
-        for p in t.plays:
-            for c in p.cards:
-                unseen[c] -= 1
-    if st.trick is not None:
-        for p in st.trick.plays:
-            for c in p.cards:
-                unseen[c] -= 1
-    if seat == st.declarer:
-        for c in st.kitty:
-            unseen[c] -= 1
-    return [max(0, n) for n in unseen]
-
-
-def _view(st: HandReplay, seat: int, order) -> SeatView:  # type: ignore[no-untyped-def]
-    unseen = unseen_by(st, seat)
-    return SeatView(seat, st.players, st.rules, list(st.held[seat]), order, st.declarer,
-                    st.trick, st.tricks, unseen, st.defender_points)
 
 
 def simulate(rules: Ruleset, *, matches: int, seed: int, hands: int | None = None,

@@ -15,11 +15,11 @@ from collections.abc import Iterator
 import replay
 from gamelog.cards import Card
 from gamelog.model import Hand, Play
-from replay.agents import HeuristicAgent, SeatView
+from replay.agents import HeuristicAgent, SeatView, seat_view
 from replay.engine import HandReplay, play_strength
 from replay.legal import FollowSpec, follow_spec, units_in
 from replay.order import TRUMP, CardOrder
-from replay.simulate import _view, simulate_match
+from replay.simulate import heuristic_agents, simulate_match
 from replay.trick import voids_shown
 from replay.units import decompose
 from tests.rulehelp import hand_of
@@ -29,7 +29,8 @@ def _plays(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView
     """Every play of simulated tractor hands, as the seat to play saw it."""
     rules = replay.get_ruleset("tractor", players=4, decks=decks)
     for m in range(matches):
-        events = simulate_match(rules, f"agents-{m}", 500 + m, hands=2)
+        events = simulate_match(rules, f"agents-{m}", 500 + m, hands=2,
+                                agents=heuristic_agents)
         for number in (1, 2):
             hand_events = [e for e in events if e.hand == number]
             hand = Hand(match=events[0].match, number=number, events=hand_events,
@@ -37,7 +38,7 @@ def _plays(decks: int, matches: int) -> Iterator[tuple[HandReplay, int, SeatView
             state = HandReplay(rules, hand)
             for ev in hand_events:
                 if isinstance(ev, Play) and state.order is not None:
-                    yield state, ev.seat, _view(state, ev.seat, state.order)
+                    yield state, ev.seat, seat_view(state, ev.seat, state.order)
                 state.apply(ev)
 
 
@@ -460,7 +461,7 @@ def test_a_five_of_trumps_is_not_fed_to_a_partner_while_a_low_plain_card_can_go(
     for ev in hand.events:
         state.apply(ev)
     assert state.order is not None
-    view = _view(state, 0, state.order)
+    view = seat_view(state, 0, state.order)
     for draw in range(3):
         played = HeuristicAgent(random.Random(draw)).follow(view, follow_spec(state, 0))
         assert [str(Card(c)) for c in played] == ["3C"]

@@ -20,7 +20,7 @@ import replay
 from gamelog.botzone import card_of, id_of, read_log, write_log
 from gamelog.errors import MalformedRecordError
 from replay import get_ruleset
-from replay.simulate import simulate
+from replay.simulate import heuristic_agents, simulate
 from shengji.cli import cli
 
 
@@ -38,7 +38,7 @@ def test_card_ids_map_as_the_platforms_judge_maps_them():
 def first_hands(seeds):
     rules = get_ruleset("tractor", decks=2)
     for seed in seeds:
-        events = list(simulate(rules, matches=1, seed=seed, hands=1))
+        events = list(simulate(rules, matches=1, seed=seed, hands=1, agents=heuristic_agents))
         yield next(h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands)
 
 

@@ -319,6 +319,7 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
         keep=lambda h: h.number in chosen)}
     plays = [d for r in reviews.values() for d in r.decisions if d.kind != "bury"]
     marked = max(plays, key=lambda d: (d.mark is not None, d.swing))
+    slug = next(k for k, r in reviews.items() if any(d is marked for d in r.decisions))
     if marked.mark is None:
         marked.mark, marked.swing = "mistake", 12.0
     out = tmp_path / "review.html"
@@ -327,7 +328,7 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
                                  re.S).group(1))
     hand, (trick, seat, mark) = next(  # the decision marked by hand (not a burial the
         (h, (d["t"], d["s"], d["m"])) for h in hands for d in h["rv"]["d"]  # review marked)
-        if d["m"] and (d["t"], d["s"]) == (marked.trick, marked.seat))
+        if h["id"] == slug and d["m"] and (d["t"], d["s"]) == (marked.trick, marked.seat))
     order = next(t for t in hand["tricks"] if t[0] == trick)[7]
     k = next(i for i, p in enumerate(order) if p[0] == seat) + 1
     page, errors = open_page(browser, f"{out.as_uri()}#{hand['id']}/{trick}.{k}")
@@ -376,11 +377,13 @@ def test_review_marks_show_at_their_plays(browser, tmp_path):
     page.wait_for_function(f"!location.hash.endsWith('{trick}.{k}')")
     assert page.locator(f"{root} .controls .where").inner_text() != ""
     # next and previous hand, and the keys' help
-    page.locator(f"{root} .controls button.next-hand").click()
     other = next(h["id"] for h in hands if h["id"] != hand["id"])
+    first = [h["id"] for h in hands].index(hand["id"]) == 0  # then the other hand is next
+    there, back = ("next-hand", "prev-hand") if first else ("prev-hand", "next-hand")
+    page.locator(f"{root} .controls button.{there}").click()
     page.wait_for_function(f"location.hash.startsWith('#{other}')")
     page.wait_for_selector(f"#{other} .viewer")
-    page.locator(f"#{other} .controls button.prev-hand").click()
+    page.locator(f"#{other} .controls button.{back}").click()
     page.wait_for_function(f"location.hash.startsWith('#{hand['id']}')")
     page.locator(f"{root} .controls button.help").click()
     assert page.locator(f"{root} .keys-help").is_visible()

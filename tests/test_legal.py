@@ -21,6 +21,7 @@ from replay.engine import HandReplay
 from replay.legal import follow_spec, legal_leads
 from replay.simulate import (
     HandBuilder,  # noqa: F401 - the simulator builds the states
+    heuristic_agents,
     simulate_match,
 )
 
@@ -28,7 +29,7 @@ from replay.simulate import (
 def states(decks: int, seed: int, stop: int) -> tuple[HandReplay, int] | None:
     """A hand of a simulated match replayed up to its ``stop``-th play: (state, seq)."""
     rules = get_ruleset("tractor", decks=decks)
-    events = simulate_match(rules, f"p{seed}", seed, hands=1)
+    events = simulate_match(rules, f"p{seed}", seed, hands=1, agents=heuristic_agents)
     hand_events = [e for e in events if e.hand == 1]
     from gamelog.model import Hand
 

@@ -18,7 +18,7 @@ from replay.deals import _deal_into, _refresh
 from replay.engine import HandReplay
 from replay.playout import greedy_play, greedy_play_out, greedy_value, native_result
 from replay.search import apply_play, clone, to_play
-from replay.simulate import simulate_match
+from replay.simulate import heuristic_agents, simulate_match
 
 NATIVE = greedy_core() is not None
 needs_core = pytest.mark.skipif(not NATIVE, reason="the C rollout player is not built")
@@ -42,7 +42,7 @@ def _positions(name: str, options: dict, hands: int, seed: int) -> list[HandRepl
     rng = random.Random(seed)
     out: list[HandReplay] = []
     for k in range(hands):
-        events = simulate_match(rules, f"n{k}", rng.randrange(1 << 30), hands=1)
+        events = simulate_match(rules, f"n{k}", rng.randrange(1 << 30), hands=1, agents=heuristic_agents)
         hand = Hand(match=events[0].match, number=1, header=events[0],
                     events=[e for e in events if e.hand == 1])
         state = HandReplay(rules, hand)

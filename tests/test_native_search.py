@@ -54,14 +54,14 @@ def test_c_search_gives_the_python_searchs_value(name, players, decks):
 @needs_core
 def test_c_search_of_real_endgames():
     """The last three tricks of simulated hands of every ruleset: the same value both ways."""
-    from replay.simulate import simulate_match
+    from replay.simulate import heuristic_agents, simulate_match
 
     checked = 0
     for name, options in [("tractor", {"decks": 2}), ("tractor", {"decks": 1}),
                           ("four-deck", {}), ("wanfen", {}), ("biaofen", {"players": 4})]:
         rules = replay.get_ruleset(name, **options)
         for k in range(6):
-            events = simulate_match(rules, f"e{k}", 1000 + k, hands=1)
+            events = simulate_match(rules, f"e{k}", 1000 + k, hands=1, agents=heuristic_agents)
             hand = Hand(match=events[0].match, number=1, header=events[0],
                         events=[e for e in events if e.hand == 1])
             state = HandReplay(rules, hand)
@@ -150,13 +150,13 @@ def test_a_rollout_with_an_exact_end_is_the_same_in_c_and_python(name, options, 
     import replay.playout as playout
     import replay.search as search
     from replay.playout import greedy_value
-    from replay.simulate import simulate_match
+    from replay.simulate import heuristic_agents, simulate_match
 
     rules = replay.get_ruleset(name, **options)
     rng = random.Random(f"endgame:{name}")
     states: list[HandReplay] = []
     for k in range(6):
-        events = simulate_match(rules, f"g{k}", rng.randrange(1 << 30), hands=1)
+        events = simulate_match(rules, f"g{k}", rng.randrange(1 << 30), hands=1, agents=heuristic_agents)
         hand = Hand(match=events[0].match, number=1, header=events[0],
                     events=[e for e in events if e.hand == 1])
         state = HandReplay(rules, hand)

@@ -13,7 +13,7 @@ from gamelog.model import Hand
 from replay.engine import HandReplay
 from replay.playout import greedy_play
 from replay.review import apply_play, clone, to_play
-from replay.simulate import simulate_match
+from replay.simulate import heuristic_agents, simulate_match
 from tests.test_review import RULESETS, small_position
 
 
@@ -48,7 +48,8 @@ def _starts(name: str, options: dict, count: int, seed: int) -> list[HandReplay]
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        events = simulate_match(rules, f"t{len(out)}", rng.randrange(1 << 30), hands=1)
+        events = simulate_match(rules, f"t{len(out)}", rng.randrange(1 << 30), hands=1,
+                                agents=heuristic_agents)
         hand_events = [e for e in events if e.hand == 1]
         hand = Hand(match=events[0].match, number=1, events=hand_events, header=events[0])
         state = HandReplay(rules, hand)

@@ -12,7 +12,7 @@ import replay
 from gamelog import dumps, loads
 from replay import get_ruleset
 from replay.inject import MUTATIONS, inject_violations
-from replay.simulate import simulate
+from replay.simulate import heuristic_agents, simulate
 from shengji.cli import cli
 
 
@@ -38,8 +38,11 @@ def ruleset(name, n):
 
 @pytest.mark.parametrize(("name", "decks"), VARIANTS)
 def test_simulated_matches_are_clean_and_complete(name, decks):
+    """A whole match of the simulator's agents (the lookahead in the last tricks) and two of the
+    heuristic agent alone: every hand complete and clean."""
     rules = ruleset(name, decks)
-    events = list(simulate(rules, matches=3, seed=decks))
+    events = list(simulate(rules, matches=1, seed=decks))
+    events += simulate(rules, matches=2, seed=decks + 1, agents=heuristic_agents)
     kinds = collections.Counter(type(e).__name__ for e in events)
     assert kinds["Declare" if name != "biaofen" else "Bid"] > 0
     assert kinds["KittyBury"] > 0 and kinds["Result"] > 0
@@ -71,7 +74,7 @@ def test_injected_violations_are_all_found_and_nothing_else(name, decks):
     clean = []
     seed = 100
     while sum(1 for e in clean if type(e).__name__ == "HandStart") < RECALL_HANDS[(name, decks)]:
-        clean.extend(simulate(rules, matches=1, seed=seed, hands=25))
+        clean.extend(simulate(rules, matches=1, seed=seed, hands=25, agents=heuristic_agents))
         seed += 1
     events, labels = inject_violations(clean, rate=0.5, seed=decks, rules=rules)
     hands = hands_of(list(events))

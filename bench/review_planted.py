@@ -1,7 +1,8 @@
 """Benchmark: does the review mark a plainly bad play? (issue 23)
 
-Simulated matches in which seat 1 is the heuristic agent except for one planted error per
-hand, at its first chance of any of five kinds (see :class:`Planter`): points thrown by the
+Simulated matches in which seat 1 plays as the other seats (``--seats``: by default the
+simulator's agent, the heuristic agent looking ahead in the last eight tricks) except for one
+planted error per hand, at its first chance of any of five kinds (see :class:`Planter`): points thrown by the
 declarer's side onto a trick a defender has already won (a 10 or a K given away), a trick full
 of points left to the opponents by the last player who could win it with a card of the led
 suit, an ace of the led suit thrown under an opponent's ruff while a lower card of the suit
@@ -12,9 +13,11 @@ estimated swings) and the share of the other seats' decisions marked (by kind). 
 drawn fresh unless given, and printed.
 
 With ``--seats lookahead`` every other decision (the planted seat's too) is played by the
-lookahead agent (bench/lookahead.py), which leads and follows as the review's own machinery
-judges on a small budget: its decisions measure what the review marks in good play (its
-noise), the heuristic agent's include that agent's own weaknesses (its leads above all).
+lookahead agent of the whole hand (bench/lookahead.py), which leads and follows as the review's
+own machinery judges on a small budget: its decisions measure what the review marks in good
+play (its noise); the simulator's agent shares that view in the last eight tricks only, and its
+marks include its own weaknesses earlier (its leads above all); ``--seats heuristic`` is the
+heuristic agent alone (every session's figures before 34).
 
     python bench/review_planted.py                       # one deck, 6 matches x 4 hands
     python bench/review_planted.py --decks 2 --seeds 11 12 13

@@ -13,10 +13,10 @@ stream fixed by the decision's place (so a seat's choice is the same whatever th
 cards are, and a hand is the same on every run).
 
 Against the plain heuristic agent in duplicate play it gains 1.1 points a hand at one deck,
-1.5 at two and 1.3 at three (``bench/agent_duel.py --against heuristic``); a playout takes
-about 0.1 s CPU a hand more. Early in a two-deck hand the same lookahead on few deals loses
-points (16 deals from the first trick: -9 a hand), which is why it waits for the last tricks.
-"""
+0.7 at two and 1.7 at three (``bench/agent_duel.py --against heuristic``) for 0.1-0.3 s CPU a
+hand. Early in a two-deck hand the same lookahead on few deals loses points (16 deals from the
+first trick: -9 a hand), which is why it waits for the last tricks (docs/review.md, "Session
+34")."""
 
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import _decide, _decide_bury, budget_at, review_hands  # noqa: E402
-from replay.rollouts import exact_values, rollout_samples  # noqa: E402
+from replay.rollouts import exact_values, most_held, rollout_samples  # noqa: E402
 from replay.search import defends  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
 
@@ -117,7 +117,7 @@ class Planter(HeuristicAgent):
         """The ``last`` kind's play, when this decision is its chance (see the class)."""
         state = getattr(view, "state", None)
         if "last" not in self.kinds or self.done or state is None or state.order is None \
-                or max(sum(h) + x for h, x in zip(state.held, state.hidden, strict=True)) > 2:
+                or most_held(state) > 2:
             return None
         options, _ = decision_choices(state, view.seat)
         if len(options) < 2:

@@ -24,11 +24,9 @@ import random
 
 from replay.agents import HeuristicAgent, SeatView
 from replay.candidates import decision_choices
-from replay.deals import consistent_deals
-from replay.engine import HandReplay
 from replay.legal import FollowSpec
 from replay.marks import Budget
-from replay.rollouts import exact_values, rollout_samples
+from replay.rollouts import enumerated_deals, exact_values, most_held, rollout_samples
 from replay.search import defends
 
 LOOKAHEAD_CARDS = 8
@@ -39,11 +37,6 @@ EXACT_CARDS = Budget.exact_cards
 """Each deal solved exactly once every seat holds at most this many cards (as the review)."""
 EXACT_DEALS = Budget.exact_deals
 """Every consistent deal enumerated (with its weight) when there are at most this many."""
-
-
-def most_held(state: HandReplay) -> int:
-    """The most cards any seat holds (hidden cards counted: a record may hide them)."""
-    return max(sum(h) + x for h, x in zip(state.held, state.hidden, strict=True))
 
 
 class LookaheadAgent(HeuristicAgent):
@@ -71,8 +64,7 @@ class LookaheadAgent(HeuristicAgent):
         trick = state.trick
         place = (f"{state.hand.match}:{state.hand.number}:{len(state.tricks)}:"
                  f"{len(trick.plays) if trick is not None else 0}:{view.seat}")
-        deals = consistent_deals(state, view.seat, EXACT_DEALS) \
-            if most_held(state) <= EXACT_CARDS else None
+        deals = enumerated_deals(state, view.seat, EXACT_CARDS, EXACT_DEALS)
         if deals is not None:  # every deal the seat cannot tell apart, solved
             means = exact_values(deals, view.seat, options)
         else:

@@ -84,7 +84,7 @@ from replay.order import TRUMP as TRUMP_CLASS
 from replay.race import _judge as _judge
 from replay.race import _paired
 from replay.rollouts import continuations as continuations
-from replay.rollouts import exact_values
+from replay.rollouts import enumerated_deals, exact_values
 from replay.rollouts import play_out as play_out
 from replay.rollouts import play_value as play_value
 from replay.rollouts import rollout_agents as rollout_agents
@@ -211,9 +211,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
                               "made, the likely plays, then in card order")
     alternatives = [made_ints, *others[:budget.max_alternatives - 1]]
     defender = defends(state, seat)
-    left = max(sum(h) + x for h, x in zip(state.held, state.hidden, strict=True))
-    deals = consistent_deals(state, seat, budget.exact_deals) \
-        if left <= budget.exact_cards else None
+    deals = enumerated_deals(state, seat, budget.exact_cards, budget.exact_deals)
 
     ends: dict = {}  # the settlements of the hands' ends, shared by this decision's deals
 

@@ -12,7 +12,15 @@ from typing import Any
 
 from replay._native import greedy_core
 from replay.agents import Agent, HeuristicAgent, seat_view
-from replay.deals import SeatKnowledge, deal, dealt_held, dealt_world, determinize, knowledge
+from replay.deals import (
+    SeatKnowledge,
+    consistent_deals,
+    deal,
+    dealt_held,
+    dealt_world,
+    determinize,
+    knowledge,
+)
 from replay.engine import HandReplay
 from replay.legal import follow_spec
 from replay.playout import greedy_play, greedy_play_out, greedy_value
@@ -118,6 +126,22 @@ def rollout_values(state: HandReplay, seat: int, alternatives: list[list[int]],
     per_deal = rollout_samples(state, seat, alternatives, samples, rng, agents, exact_cards,
                                endgame)
     return [sum(row[i] for row in per_deal) / samples for i in range(len(alternatives))]
+
+
+def most_held(state: HandReplay) -> int:
+    """The most cards any seat holds (hidden cards counted: a record may hide them)."""
+    return max(sum(h) + x for h, x in zip(state.held, state.hidden, strict=True))
+
+
+def enumerated_deals(state: HandReplay, seat: int, exact_cards: int, limit: int
+                     ) -> list[tuple[float, HandReplay]] | None:
+    """Every deal ``seat`` could not tell apart, with its weight, once every seat holds at
+    most ``exact_cards`` cards and there are at most ``limit`` of them (each then solved:
+    :func:`exact_values`); else ``None`` (deals are drawn instead). The review and the
+    lookahead agent decide alike."""
+    if most_held(state) > exact_cards:
+        return None
+    return consistent_deals(state, seat, limit)
 
 
 def exact_values(deals: list[tuple[float, HandReplay]], seat: int,

@@ -12,8 +12,9 @@ import replay
 from gamelog.model import Hand, Play
 from replay.agents import seat_view
 from replay.engine import HandReplay
-from replay.lookahead import LOOKAHEAD_CARDS, LookaheadAgent, most_held
+from replay.lookahead import LOOKAHEAD_CARDS, LookaheadAgent
 from replay.review import Budget, determinize, review_hands, to_play
+from replay.rollouts import most_held
 from replay.simulate import default_agents, heuristic_agents, simulate, simulate_match
 
 

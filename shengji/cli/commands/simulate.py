@@ -32,7 +32,7 @@ from shengji.cli.common import (
 @click.option("--agent", type=click.Choice(["lookahead", "heuristic"]), default="lookahead",
               show_default=True,
               help="Who plays: the heuristic agent looking ahead in the last eight tricks "
-                   "(stronger, about 0.1 s a hand), or the heuristic agent alone (fast, for "
+                   "(stronger, 0.1-0.3 s a hand), or the heuristic agent alone (fast, for "
                    "large data sets).")
 @click.option("--inject", type=float, default=0.0, show_default=True,
               help="Fraction of hands given one labelled violation (see --labels).")

@@ -36,16 +36,17 @@ class Budget:
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
     standard errors of the swing's estimate (the decision is not yet resolved)."""
     solo: int = 96
-    """Rounds of ``confirm`` more deals at most on which the leader alone goes on against the
-    play made when the race ends unresolved (two playouts a deal instead of one per runner):
-    its gain is then read on every deal, the race's cross-fitted and its own after them. A
-    decision on a mark's threshold gets 11,616 deals instead of 2,400. 24 rounds until session
-    25 took two decks' marks the same with another seed from 78 % to 86 %; 96 at one deck
-    since session 27 (85-87 % to 91-92 %) and at two decks since session 29 (84 % to 88 % on
-    the same seeds, for 12 % more playouts: few decisions go on that long); larger packs get
-    ``large_solo`` (:meth:`solo_rounds`)."""
+    """Rounds of ``confirm`` more deals at most on which the race goes on when ``extend`` rounds
+    leave it unresolved: the runners still in it (a runner clearly behind the leader drops out
+    as before) against the play made. A decision on a mark's threshold gets 11,616 deals
+    instead of 2,400. Until session 35 the leader alone went on (two playouts a deal): which of
+    two close runners led after 2,400 deals then decided the swing, and that was half of the
+    two-deck marks one seed gave and another did not (86 % the same on three seeds; 92 % with
+    the runners left going on, for 6 % more time). 24 rounds until session 25; 96 at one deck
+    since session 27 and at two decks since session 29; larger packs get ``large_solo``
+    (:meth:`solo_rounds`)."""
     large_solo: int = 24
-    """The solo rounds at most in a hand of more than 200 points (three decks and more, 打万分):
+    """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
     hand (session 29)."""
     resolve: float = 2.0
@@ -101,7 +102,8 @@ class Budget:
     holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
 
     def solo_rounds(self, scale: float) -> int:
-        """The rounds the leader alone may go on for, in a hand of this ``scale``."""
+        """The rounds an unresolved race may go on for after ``extend``, in a hand of this
+        ``scale``."""
         return self.solo if scale <= 1.0 else self.large_solo
 
 
@@ -114,7 +116,7 @@ LEVELS: dict[str, dict[str, int]] = {
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, eight contenders, up to 2,400 deals a
-decision still undecided and 9,216 more for its leader alone, 2,304 past two decks; until
+decision still undecided and 9,216 more for the runners left, 2,304 past two decks; until
 session 20, when the
 rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals)."""
 

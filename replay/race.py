@@ -1,10 +1,10 @@
 """How a decision's alternatives are compared on deals (used by :mod:`replay.review`): the
 **screen** (every alternative on a few deals, the better half again, until the contenders are
 left), the **race** (the contenders against the play made on rounds of fresh deals, the same
-deals for all, until the decision is resolved or the budget spent; then its leader alone), and
-the decision judged from the result (its swing less its standard error, its mark, its
-confidence). Knows nothing of cards or rules: ``evaluate(alternatives, deals)`` gives one row of
-values per deal."""
+deals for all, a runner clearly behind dropping out, until the decision is resolved or the
+budget spent), and the decision judged from the result (its swing less its standard error, its
+mark, its confidence). Knows nothing of cards or rules: ``evaluate(alternatives, deals)`` gives
+one row of values per deal."""
 
 from __future__ import annotations
 
@@ -134,9 +134,10 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     deals. From the third round on, a contender whose gain over the play made trails the
     leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the
     race ends when every runner left and the best play's gain are resolved (no mark's
-    threshold within ``resolve`` standard errors below the gain, ``resolve_above`` above it)
-    or after ``extend`` more rounds, and then the leader alone goes on against the play made
-    for at most ``solo`` rounds (until resolved likewise). Fills in the
+    threshold within ``resolve`` standard errors below the gain, ``resolve_above`` above it),
+    or when its ``extend`` + ``solo`` rounds are spent (the runners left after ``extend``
+    rounds go on, and drop out as before: until session 35 the leader alone went on, and
+    which of two close runners led after ``extend`` rounds decided the swing). Fills in the
     runners' ``values``, ``errors`` and ``counts``; returns the best (0 when no contender
     gained on the play made), the best play's gain over the play made as estimated
     (:meth:`_Tally.cross_fitted`: never the largest of several noisy gains read on the deals that
@@ -149,12 +150,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     tally = _Tally(ranked)
     gains: dict[int, tuple[float, float]] = {}
     best = (0.0, 0.0)
-    raced: tuple[float, float, int] | None = None  # the race's cross-fitted sums, then solo
     for round_ in range(budget.extend + budget.solo_rounds(scale) + 1):
-        if round_ == budget.extend + 1:  # unresolved: the leader alone goes on
-            raced = tally.cross_fitted(running)
-            running = [max(running, key=lambda i: (gains[i][0], -i))]
-            tally.restart(running[0])
         for r in evaluate([alternatives[0], *(alternatives[i] for i in running)],
                           budget.confirm):
             made.append(r[0])
@@ -164,14 +160,10 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         n = len(made)
         gains = {i: _gain_error(tally.gain(i), budget, scale, n) for i in running}
         leader = max(running, key=lambda i: (gains[i][0], -i))
-        if 2 <= round_ <= budget.extend:  # a few deals can hide a rare large gain: no one
-            running = [i for i in running if i == leader  # drops out early
+        if round_ >= 2:  # a few deals can hide a rare large gain: no one drops out early
+            running = [i for i in running if i == leader
                        or not tally.behind(leader, i, budget.resolve + 1)]
-        if raced is None:
-            total, squares, deals = tally.cross_fitted(running)
-        else:  # the race's cross-fitted gains, then the leader's own since
-            total, squares, deals = (a + b for a, b in zip(raced, tally.since(), strict=True))
-        best = _gain_error(_mean_error(total, squares, deals), budget, scale, n)
+        best = _gain_error(_mean_error(*tally.cross_fitted(running)), budget, scale, n)
         # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
         # deals are often lucky, and the race is looked at after every round
         if all(abs(gain - t) >= (budget.resolve_above if gain > t else budget.resolve)
@@ -201,8 +193,6 @@ class _Tally:
         self.sums = {i: [0.0, 0.0] for i in runners}     # by parity of the deal
         self.squares = {i: [0.0, 0.0] for i in runners}
         self.cross: dict[tuple[int, int], float] = {}
-        self.start: tuple[int, float, float] | None = None  # deals, sum, squares at restart
-        self.leader = -1
 
     def add(self, gains: list[float], running: list[int]) -> None:
         """One deal's gains of the ``running`` runners (in that order)."""
@@ -239,17 +229,6 @@ class _Tally:
         odd, even = best_on(1), best_on(0)  # a deal is read with the other half's pick
         return (self.sums[odd][0] + self.sums[even][1],
                 self.squares[odd][0] + self.squares[even][1], self.n)
-
-    def restart(self, leader: int) -> None:
-        """From here on the leader alone runs: :meth:`since` reads its gains from now."""
-        self.start = (self.n, sum(self.sums[leader]), sum(self.squares[leader]))
-        self.leader = leader
-
-    def since(self) -> tuple[float, float, int]:
-        assert self.start is not None
-        n, total, squares = self.start
-        return (sum(self.sums[self.leader]) - total,
-                sum(self.squares[self.leader]) - squares, self.n - n)
 
 
 def _mean_error(total: float, squares: float, n: int) -> tuple[float, float]:

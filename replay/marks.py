@@ -43,8 +43,14 @@ class Budget:
     two close runners led after 2,400 deals then decided the swing, and that was half of the
     two-deck marks one seed gave and another did not (86 % the same on three seeds; 92 % with
     the runners left going on, for 6 % more time). 24 rounds until session 25; 96 at one deck
-    since session 27 and at two decks since session 29; larger packs get ``large_solo``
-    (:meth:`solo_rounds`)."""
+    since session 27 and at two decks since session 29; smaller and larger packs get
+    ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
+    small_solo: int = 384
+    """The rounds after ``extend`` at most in a hand of at most 100 points (one deck): a deal
+    costs about a third of a two-deck one there, and the one-deck inaccuracy (4 points) lies
+    among the estimates of the 5s handed over, so a decision on its cut needs the deals (hands
+    1-16, seeds 139989/528638/456679: 83.6 % of the marks the same in three pairs at 96 rounds,
+    93.1 % at 384; session 35)."""
     large_solo: int = 24
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
@@ -104,19 +110,21 @@ class Budget:
     def solo_rounds(self, scale: float) -> int:
         """The rounds an unresolved race may go on for after ``extend``, in a hand of this
         ``scale``."""
-        return self.solo if scale <= 1.0 else self.large_solo
+        return self.small_solo if scale <= 0.5 else self.solo if scale <= 1.0 \
+            else self.large_solo
 
 
 LEVELS: dict[str, dict[str, int]] = {
-    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "large_solo": 4,
-              "contenders": 2},
+    "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "small_solo": 4,
+              "large_solo": 4, "contenders": 2},
     "standard": {},
     "thorough": {"samples": 128, "confirm": 384},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, eight contenders, up to 2,400 deals a
-decision still undecided and 9,216 more for the runners left, 2,304 past two decks; until
+decision still undecided and 9,216 more for the runners left, 36,864 at one deck and 2,304
+past two decks; until
 session 20, when the
 rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals)."""
 

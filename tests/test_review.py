@@ -1136,21 +1136,25 @@ def test_a_runner_that_led_the_race_on_lucky_deals_does_not_decide_the_swing():
     assert 5.0 <= d.estimate <= 6.5, (d.estimate, d.counts)
 
 
-def test_a_larger_pack_gives_an_unresolved_race_fewer_rounds():
+def test_the_pack_sets_the_rounds_of_an_unresolved_race():
     """Past two decks (a hand of more than 200 points) a deal costs two to four times as much,
-    and an unresolved race goes on for ``large_solo`` rounds, not ``solo``: the same decision on
-    the inaccuracy's cut, every value doubled in a 400-point pack, is sampled to that end."""
+    and an unresolved race goes on for ``large_solo`` rounds, not ``solo``; at one deck a deal
+    costs a third as much, and it goes on for ``small_solo``: the same decision on the
+    inaccuracy's cut, every value scaled with the pack, is sampled to that end."""
     from replay.review import _judge
 
     rng = random.Random(5)
-    noise = [rng.gauss(0, 20) for _ in range(12000)]
+    noise = [rng.gauss(0, 20) for _ in range(40000)]
 
     def on_the_cut(scale: float):  # type: ignore[no-untyped-def]
-        deals = _Deals(lambda a, n: 50 * scale + scale * (5.0 + noise[n]) * (a == 1))
+        gain = max(5.0 * scale, 4.2)  # the inaccuracy is never under 4 points
+        deals = _Deals(lambda a, n: 50 * scale + (gain + scale * noise[n]) * (a == 1))
         return _judge(deals, [[0], [1]], True, Budget(), scale, False, trick=1, seat=0,
                       kind="follow")
 
     assert Budget().solo_rounds(1.0) == Budget.solo and Budget().solo_rounds(2.0) == Budget.large_solo
+    assert Budget().solo_rounds(0.5) == Budget.small_solo > Budget.solo > Budget.large_solo
+    assert on_the_cut(0.5).deals == Budget.confirm * (Budget.extend + Budget.small_solo + 1)
     assert on_the_cut(1.0).deals == Budget.confirm * (Budget.extend + Budget.solo + 1)
     assert on_the_cut(2.0).deals == Budget.confirm * (Budget.extend + Budget.large_solo + 1)
 

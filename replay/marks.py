@@ -85,7 +85,13 @@ class Budget:
     endgame: int = 2
     """A playout's last tricks, from a lead where every seat holds at most this many cards, are
     valued by the exact search instead of the rollout player (``0``: played out to the end)."""
-    max_alternatives: int = 16
+    max_alternatives: int = 400
+    """At most this many alternatives valued (the play made, the likely plays, then card order):
+    in practice every one (the most a decision of the sample matches has is 357, a three-deck
+    lead; a follow with more than 400 candidate card sets is grouped first), the screen's
+    successive halving bringing them down to the contenders. 16 until session 35, when one
+    decision in eight at two decks (one in five at three and four decks) had more, and those
+    past the sixteenth in card order were never valued: the best play could be among them."""
     contenders: int = 8
     """The alternatives that looked best on the first deals, valued again against the play
     made on fresh deals (the best of them on those deals is the best alternative). Five until

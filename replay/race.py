@@ -74,7 +74,9 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     each stage ranks on the same deals for all; a play that scored exactly as a better-ranked
     one on every deal so far takes no place of its own in a cut (since session 27: a dozen
     forms of one play crowded the best one out of the first), and after the first stage it
-    gives up its place.
+    gives up its place, unless a place would be left free (since session 35: a trump throw
+    that scored as a single on 64 deals, parted from it by a rare kitty, was left out of a race
+    of six with two places free).
     The likely play (index 1: the heuristic agent's choice, or the cheapest follow when that
     was the play made) takes the last place when it is not among them and did not score as one
     of them on every deal it met. Fills in ``values``, ``errors`` and ``counts`` of the
@@ -107,6 +109,7 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         return out
 
     pool = sorted(seen, key=lambda i: (-sign * values[i], i))
+    ordered = pool  # the last stage's ranking, plays that scored alike included
     staged = False
     while len(pool) > 2 * budget.contenders or (not staged and len(pool) > budget.contenders):
         staged = True  # more plays than places: never ranked on the first deals alone
@@ -117,8 +120,12 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         for i in pool:
             values[i], errors[i], counts[i] = \
                 sum(seen[i]) / len(seen[i]), _standard_error(seen[i]), len(seen[i])
-        pool = distinct(sorted(pool, key=lambda i: (-sign * values[i], i)))
+        ordered = sorted(pool, key=lambda i: (-sign * values[i], i))
+        pool = distinct(ordered)
     ranked = pool[:budget.contenders]
+    # places left free go to the plays that scored as a better-ranked one on every deal so far,
+    # best first: scoring alike on a few dozen deals, they may yet part on a rare one
+    ranked += [i for i in ordered if i not in ranked][:budget.contenders - len(ranked)]
     if 1 in seen and 1 not in ranked and len(ranked) > 1 \
             and not any(seen[j][:len(seen[1])] == seen[1] for j in ranked):
         ranked[-1] = 1  # the likely play races in the last place: a few deals can hide a gain

@@ -35,16 +35,18 @@ class Budget:
     extend: int = 24
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
     standard errors of the swing's estimate (the decision is not yet resolved)."""
-    solo: int = 96
+    solo: int = 192
     """Rounds of ``confirm`` more deals at most on which the race goes on when ``extend`` rounds
     leave it unresolved: the runners still in it (a runner clearly behind the leader drops out
-    as before) against the play made. A decision on a mark's threshold gets 11,616 deals
+    as before) against the play made. A decision on a mark's threshold gets 20,832 deals
     instead of 2,400. Until session 35 the leader alone went on (two playouts a deal): which of
     two close runners led after 2,400 deals then decided the swing, and that was half of the
     two-deck marks one seed gave and another did not (86 % the same on three seeds; 92 % with
     the runners left going on, for 6 % more time). 24 rounds until session 25; 96 at one deck
-    since session 27 and at two decks since session 29; smaller and larger packs get
-    ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
+    since session 27 and at two decks from session 29 to 34 (192 since: the two-deck marks on
+    the inaccuracy's cut, a certain 5's estimates, came and went with the seed at 11,616 deals:
+    88 % the same on three fresh seeds at 96, 92 % at 192, for 13 % more time); smaller and
+    larger packs get ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
     small_solo: int = 384
     """The rounds after ``extend`` at most in a hand of at most 100 points (one deck): a deal
     costs about a third of a two-deck one there, and the one-deck inaccuracy (4 points) lies
@@ -129,7 +131,7 @@ LEVELS: dict[str, dict[str, int]] = {
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, eight contenders, up to 2,400 deals a
-decision still undecided and 9,216 more for the runners left, 36,864 at one deck and 2,304
+decision still undecided and 18,432 more for the runners left, 36,864 at one deck and 2,304
 past two decks; until
 session 20, when the
 rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals)."""

@@ -1125,7 +1125,7 @@ def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_
     error raised) is settled after one round; a gain next to the inaccuracy's threshold (4.5
     points at two decks) is sampled to the budget's end."""
     rng = random.Random(5)
-    noise = [rng.gauss(0, 20) for _ in range(12000)]
+    noise = [rng.gauss(0, 20) for _ in range(24000)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 20) * (a == 1)), 2)
     near = _judged(_Deals(lambda a, n: 50 + (5.0 + noise[n]) * (a == 1)), 2)
     rounds = Budget.confirm, Budget.extend + Budget.solo + 1
@@ -1139,7 +1139,7 @@ def test_an_unresolved_race_goes_on_with_the_runners_left():
     clearly behind having dropped out where it fell behind; with ``solo`` 0 the decision ends
     there."""
     rng = random.Random(7)
-    noise = [(rng.gauss(0, 20), rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(12000)]
+    noise = [(rng.gauss(0, 20), rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(24000)]
 
     def value(a: int, n: int) -> float:
         return 50 + {0: 0.0, 1: 5.0 + noise[n][0], 2: 4.6 + noise[n][1],
@@ -1161,7 +1161,7 @@ def test_a_runner_that_led_the_race_on_lucky_deals_does_not_decide_the_swing():
     those rounds alone went on: here it was read on one more round, and the decision was
     marked for a play whose gain was its luck.)"""
     rng = random.Random(11)
-    noise = [(rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(12000)]
+    noise = [(rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(24000)]
     lucky = 32 + Budget.confirm * (Budget.extend + 1)
 
     def value(a: int, n: int) -> float:

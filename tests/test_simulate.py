@@ -143,3 +143,17 @@ def test_match_contexts_are_bounded_and_a_forgotten_match_is_not_wrongly_flagged
     assert (second.match, 2, "hand.level-mismatch") in flagged()
     monkeypatch.setattr(replay, "_OPEN_MATCHES", 2)  # the first match is dropped by its 2nd hand
     assert (second.match, 2, "hand.level-mismatch") not in flagged()
+
+
+def test_the_simulate_commands_agents_are_the_simulators():
+    """``shengji simulate --agent`` offers exactly the simulator's agents (replay.simulate.AGENTS),
+    the lookahead agent by default: the command's list is written out so that its help does not
+    import the simulator."""
+    import click
+
+    from replay.simulate import AGENTS, default_agents
+
+    command = cli.get_command(click.Context(cli), "simulate")
+    option = next(p for p in command.params if p.name == "agent")
+    assert sorted(option.type.choices) == sorted(AGENTS)
+    assert AGENTS[option.default] is default_agents

@@ -434,6 +434,24 @@ def test_every_alternative_of_a_decision_is_valued_however_many():
         assert d.best in [cards for cards, _ in d.alternatives]
 
 
+def test_a_decision_past_the_cap_on_alternatives_says_so():
+    """Were a decision to have more alternatives than ``max_alternatives`` (400: never in the
+    samples), the JSON's ``grouped`` says how many of how many were valued; here with the cap
+    at 5 on the same one-deck hand."""
+    import gamelog
+    from replay.review import budget_at, review_hand
+
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-1deck.jsonl"
+    hand = next(h for h in gamelog.read_hands(path) if h.number == 2)
+    review = review_hand(hand, replay.ruleset_for(hand.header),
+                         budget=budget_at("quick", max_alternatives=5))
+    capped = [d for d in review.decisions if d.considered > 5]
+    assert capped
+    for d in capped:
+        assert len(d.alternatives) == 5 and d.grouped, (d.considered, d.grouped)
+        assert d.grouped.startswith(f"5 of {d.considered} valued") or "way of choosing" in d.grouped
+
+
 @pytest.mark.parametrize("name", ["tractor-1deck", "tractor-3deck", "four-deck", "biaofen-3p",
                                   "biaofen-4p", "wanfen"])
 @pytest.mark.slow

@@ -37,7 +37,6 @@ class SeatKnowledge:
 
 def knowledge(state: HandReplay, seat: int) -> SeatKnowledge:
     """What every deal for ``seat`` at this point must respect (see :class:`SeatKnowledge`)."""
-
     order = state.order
     assert order is not None
     unseen = unseen_by(state, seat)
@@ -180,7 +179,6 @@ def consistent_deals(state: HandReplay, seat: int, limit: int = 256
     how many ways the physical cards make it (identical cards of several decks are one card
     to the play). ``None`` when there are more than ``limit``."""
     from math import factorial
-
 
     order = state.order
     assert order is not None

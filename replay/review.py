@@ -192,7 +192,6 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     # Deterministic order (the same alternatives whatever the seed): the play made, what a
     # good player would likely play from this seat's view (the heuristic agent's choice, its
     # draws fixed by the place in the hand, and the cheapest follow), then the rest.
-
     trick_no = state.tricks_before + len(state.tricks) + 1
     place = f"{state.hand.match}:{state.hand.number}:{trick_no}:{seat}"
     agent = HeuristicAgent(random.Random(place))
@@ -239,7 +238,6 @@ def _decide_bury(state: HandReplay, ev: KittyBury, budget: Budget, rng: random.R
     """The kitty burial (扣底) as a decision: the cards buried against the heuristic agent's
     burial, the cheapest one (lowest non-trump, non-point cards) and the burial made with one
     card swapped, each valued by playing the whole hand out from it."""
-
     seat = ev.seat
     if state.declarer != seat or not state.trump_known or state.log.items \
             or UNKNOWN in ev.cards or state.hidden[seat]:

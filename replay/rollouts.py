@@ -69,7 +69,6 @@ def play_value(state: HandReplay, agents: list[Agent] | None = None, endgame: in
 
 def _play_on(state: HandReplay, agents: list[Agent]) -> int:
     """The hand played to its end by ``agents``, each seeing its own seat."""
-
     while not state.finished:
         seat = to_play(state)
         assert seat is not None and state.order is not None

@@ -7,7 +7,8 @@ it knows (its cards, the cards played, the voids shown, the kitty if it buried i
 review values a decision (:mod:`replay.rollouts`): every alternative the review would list
 (:func:`replay.candidates.decision_choices`), played out on the same deals by the rollout
 player, the last two tricks searched; once every seat holds at most four cards each deal is
-solved exactly, and every consistent deal is enumerated when there are at most 256. It never
+solved exactly (five at one deck, since session 36), and every consistent deal is enumerated
+when there are at most 256. It never
 reads a card the seat could not see: the deals are drawn from the seat's knowledge alone, by a
 stream fixed by the decision's place (so a seat's choice is the same whatever the true unseen
 cards are, and a hand is the same on every run).
@@ -25,7 +26,7 @@ import random
 from replay.agents import HeuristicAgent, SeatView
 from replay.candidates import decision_choices
 from replay.legal import FollowSpec
-from replay.marks import Budget
+from replay.marks import Budget, point_scale
 from replay.rollouts import enumerated_deals, exact_values, most_held, rollout_samples
 from replay.search import defends
 
@@ -33,8 +34,9 @@ LOOKAHEAD_CARDS = 8
 """The agent looks ahead once every seat holds at most this many cards."""
 LOOKAHEAD_DEALS = 64
 """Deals of the unseen cards a decision is valued on."""
-EXACT_CARDS = Budget.exact_cards
-"""Each deal solved exactly once every seat holds at most this many cards (as the review)."""
+EXACT = Budget()
+"""Each deal solved exactly once every seat holds at most :meth:`Budget.exact_at` cards, as
+the review's default budget decides (five at one deck, four in larger packs)."""
 EXACT_DEALS = Budget.exact_deals
 """Every consistent deal enumerated (with its weight) when there are at most this many."""
 
@@ -64,12 +66,13 @@ class LookaheadAgent(HeuristicAgent):
         trick = state.trick
         place = (f"{state.hand.match}:{state.hand.number}:{len(state.tricks)}:"
                  f"{len(trick.plays) if trick is not None else 0}:{view.seat}")
-        deals = enumerated_deals(state, view.seat, EXACT_CARDS, EXACT_DEALS)
+        exact_cards = EXACT.exact_at(point_scale(state))
+        deals = enumerated_deals(state, view.seat, exact_cards, EXACT_DEALS)
         if deals is not None:  # every deal the seat cannot tell apart, solved
             means = exact_values(deals, view.seat, options)
         else:
             rows = rollout_samples(state, view.seat, options, self.deals, random.Random(place),
-                                   exact_cards=EXACT_CARDS, endgame=self.endgame)
+                                   exact_cards=exact_cards, endgame=self.endgame)
             means = [sum(r[i] for r in rows) / len(rows) for i in range(len(options))]
         sign = 1 if defends(state, view.seat) else -1
         return options[max(range(len(options)), key=lambda i: (sign * means[i], -i))]

@@ -80,6 +80,15 @@ class Budget:
     race looked at after every round would otherwise end early on a lucky estimate (``0``:
     always as measured). The swing is charged the error as measured."""
     exact_cards: int = 4
+    small_exact_cards: int = 5
+    """``exact_cards`` in a hand of at most 100 points (one deck), where a deal of five cards a
+    seat is solved in about 1.5 ms (its alternatives sharing one table): there the rollout
+    player's values of late plays were a poor guide (session 36, ``bench/rollout_strength.py``
+    on one-deck hands 1-16 at five and six cards a seat: its best gains correlate 0.08 with the
+    search's over the same deals, and would mark 1 decision of 84 where the search marks 8)."""
+    exact_solo: int = 96
+    """The rounds after ``extend`` at most when every deal is solved exactly (``solo`` and its
+    kin are sized for playouts, twenty to a hundred times cheaper a deal)."""
     exact_deals: int = 256
     """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
     consistent with the seat's knowledge is solved exactly when there are at most this many
@@ -115,16 +124,23 @@ class Budget:
     """Who plays the rollouts out: ``greedy`` (:mod:`replay.playout`, deterministic, sees every
     holding of the deal) or ``heuristic`` (the simulator's agent, each seat its own view)."""
 
-    def solo_rounds(self, scale: float) -> int:
+    def solo_rounds(self, scale: float, solved: bool = False) -> int:
         """The rounds an unresolved race may go on for after ``extend``, in a hand of this
-        ``scale``."""
-        return self.small_solo if scale <= 0.5 else self.solo if scale <= 1.0 \
+        ``scale`` (``solved``: each deal solved exactly)."""
+        rounds = self.small_solo if scale <= 0.5 else self.solo if scale <= 1.0 \
             else self.large_solo
+        return min(rounds, self.exact_solo) if solved else rounds
+
+    def exact_at(self, scale: float) -> int:
+        """The most cards a seat holds from which each deal is solved exactly, in a hand of
+        this ``scale``."""
+        return max(self.exact_cards, self.small_exact_cards) if scale <= 0.5 \
+            else self.exact_cards
 
 
 LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "small_solo": 4,
-              "large_solo": 4, "contenders": 2},
+              "large_solo": 4, "exact_solo": 4, "contenders": 2},
     "standard": {},
     "thorough": {"samples": 128, "confirm": 384},
 }

@@ -16,7 +16,7 @@ from replay.marks import Budget, Decision, mark_for, thresholds
 
 def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
            alternatives: list[list[int]], defender: bool, budget: Budget, scale: float,
-           exact: bool, *, trick: int, seat: int, kind: str) -> Decision:
+           exact: bool, *, trick: int, seat: int, kind: str, solved: bool = False) -> Decision:
     """Value the alternatives (the play made first) with ``evaluate(alternatives, deals)``
     (one row of values per deal); then, unless exact, race the few that looked best against
     the play made on fresh deals (the best of several noisy estimates is biased upwards, so
@@ -24,7 +24,8 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     out, until every contender left is resolved (each mark's threshold at least ``resolve``
     standard errors from its swing) or the budget is spent. The best is the leader; the
     decision is marked when its swing less ``z`` standard errors reaches a threshold, and a
-    worse mark the estimate reaches without that confidence is named ``unclear``."""
+    worse mark the estimate reaches without that confidence is named ``unclear``. ``solved``:
+    each deal is solved exactly (the race's rounds are :attr:`Budget.exact_solo` at most)."""
     rows = evaluate(alternatives, budget.samples)
     values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
     errors = [0.0 if exact else _standard_error([r[i] for r in rows])
@@ -37,7 +38,7 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     if not exact and len(values) > 1 and budget.confirm and budget.contenders:
         ranked = _screen(evaluate, alternatives, rows, sign, budget, values, errors, counts)
         best_i, estimate, error, deals = _race(evaluate, alternatives, ranked, sign, scale,
-                                               budget, values, errors, counts)
+                                               budget, values, errors, counts, solved)
     else:
         if not exact and best_i != 0:  # no race (``confirm`` 0): the screen's own error
             error = _gain_error(_paired([[r[0], r[best_i]] for r in rows], sign), budget,
@@ -134,8 +135,8 @@ def _screen(evaluate: Callable[[list[list[int]], int], list[list[float]]],
 
 def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
           alternatives: list[list[int]], ranked: list[int], sign: int, scale: float,
-          budget: Budget, values: list[float], errors: list[float], counts: list[int]
-          ) -> tuple[int, float, float, int]:
+          budget: Budget, values: list[float], errors: list[float], counts: list[int],
+          solved: bool = False) -> tuple[int, float, float, int]:
     """The contenders ``ranked`` (indices into ``alternatives``; 0 is the play made) raced
     against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
     deals. From the third round on, a contender whose gain over the play made trails the
@@ -157,7 +158,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     tally = _Tally(ranked)
     gains: dict[int, tuple[float, float]] = {}
     best = (0.0, 0.0)
-    for round_ in range(budget.extend + budget.solo_rounds(scale) + 1):
+    for round_ in range(budget.extend + budget.solo_rounds(scale, solved) + 1):
         for r in evaluate([alternatives[0], *(alternatives[i] for i in running)],
                           budget.confirm):
             made.append(r[0])

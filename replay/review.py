@@ -84,7 +84,7 @@ from replay.order import TRUMP as TRUMP_CLASS
 from replay.race import _judge as _judge
 from replay.race import _paired
 from replay.rollouts import continuations as continuations
-from replay.rollouts import enumerated_deals, exact_values
+from replay.rollouts import enumerated_deals, exact_values, most_held
 from replay.rollouts import play_out as play_out
 from replay.rollouts import play_value as play_value
 from replay.rollouts import rollout_agents as rollout_agents
@@ -210,7 +210,9 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
                               "made, the likely plays, then in card order")
     alternatives = [made_ints, *others[:budget.max_alternatives - 1]]
     defender = defends(state, seat)
-    deals = enumerated_deals(state, seat, budget.exact_cards, budget.exact_deals)
+    scale = point_scale(state)
+    exact_cards = budget.exact_at(scale)
+    deals = enumerated_deals(state, seat, exact_cards, budget.exact_deals)
 
     ends: dict = {}  # the settlements of the hands' ends, shared by this decision's deals
 
@@ -219,12 +221,11 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
             return [exact_values(deals, seat, alts)]
         return rollout_samples(state, seat, alts, samples, rng,
                                agents=lambda d: rollout_agents(budget.rollout, d, state.players),
-                               exact_cards=budget.exact_cards, endgame=budget.endgame,
-                               ends=ends)
+                               exact_cards=exact_cards, endgame=budget.endgame, ends=ends)
 
-    decision = _judge(evaluate, alternatives, defender, budget, point_scale(state),
-                      deals is not None, trick=trick_no, seat=seat,
-                      kind="lead" if lead else "follow")
+    decision = _judge(evaluate, alternatives, defender, budget, scale, deals is not None,
+                      trick=trick_no, seat=seat, kind="lead" if lead else "follow",
+                      solved=most_held(state) <= exact_cards)
     decision.considered, decision.grouped = considered, grouped
     if deals is not None:
         decision.deals = len(deals)

@@ -2,16 +2,18 @@
 "else with a rollout player you show to be strong against that search").
 
 Every recorded play of a sample match made where the most cards a seat holds lies in
-``--cards FROM TO`` (above the review's ``exact_cards`` the review values it by rollouts) is
-valued both ways on the same ``--deals`` deals of the cards the deciding seat has not seen
-(drawn from what it knows, as the review draws them): by the review's rollout player (the last
-``--endgame`` tricks searched) and by the exact search of each whole deal (both sides playing
-perfectly on it: the double-dummy value). Each alternative's gain over the play made is read
-both ways. Printed per card count: the decisions; how often the play the rollouts rank best
-loses points by the search (half a point or more, and the inaccuracy or more), with the mean
-loss; the correlation of the best gain found each way; and how many decisions the two would
-mark differently (the mark of the best gain, no error charged). Slow from seven cards a seat
-(the search's cost grows about tenfold a card).
+``--cards FROM TO`` is valued both ways on the same ``--deals`` deals of the cards the
+deciding seat has not seen (drawn from what it knows, as the review draws them): by the
+review's rollout player (the last ``--endgame`` tricks searched) and by the exact search of
+each whole deal (both sides playing perfectly on it: the double-dummy value). Each
+alternative's gain over the play made is read both ways. Printed per card count: the
+decisions; how often the play the rollouts rank best loses points by the search (half a
+point or more, and the inaccuracy or more), with the mean loss; the correlation of the best
+gain found each way; and how many decisions the two would mark differently (the mark of the
+best gain, no error charged). Slow from seven cards a seat (the search's cost grows about
+tenfold a card). The rollouts here solve each deal from ``Budget.exact_cards`` (four) cards a
+seat, as the review does past one deck; at one deck the review solves each deal from five
+(``Budget.small_exact_cards``, since session 36: this benchmark's five-card figures are why).
 
     python bench/rollout_strength.py                                  # one deck, 5-6 cards
     python bench/rollout_strength.py --sample tractor-2deck --hands 1-8

@@ -1264,3 +1264,45 @@ def test_the_thresholds_scale_with_the_pack_and_the_inaccuracy_never_falls_under
     assert mark_for(3.9, 0.5) is None and mark_for(4.0, 0.5) == "inaccuracy"
     assert mark_for(21.9, 1.0) == "inaccuracy" and mark_for(22.0, 1.0) == "mistake"
     assert mark_for(11.0, 0.5) == "mistake" and mark_for(43.0, 1.0) == "blunder"
+
+
+@pytest.mark.parametrize("sample, exact_cards", [("tractor-1deck", 5), ("tractor-2deck", 4)])
+def test_a_late_play_is_valued_on_deals_each_solved_exactly_from_the_packs_cards(sample,
+                                                                                 exact_cards):
+    """At one deck a play made with five cards a seat is valued on deals each solved exactly
+    (session 36: the rollout player's values of such plays were a poor guide against the
+    search, ``bench/rollout_strength.py``); in larger packs from four cards, and five are
+    played out by the rollout player. The decision's values are those of its deals so valued,
+    drawn from the same stream."""
+    import gamelog
+    from gamelog.cards import CARD_BY_TOKEN
+    from gamelog.model import Play
+    from replay.review import _decide, budget_at
+    from replay.rollouts import enumerated_deals, most_held, rollout_samples
+    from replay.search import to_play
+
+    assert budget_at().exact_at(0.5 if sample == "tractor-1deck" else 1.0) == exact_cards
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / f"{sample}.jsonl"
+    budget = budget_at(samples=6, confirm=0)
+    checked = 0
+    for hand in list(gamelog.read_hands(path))[:2]:
+        state = HandReplay(replay.ruleset_for(hand.header), hand)
+        for ev in hand.events:
+            if isinstance(ev, Play) and most_held(state) == 5 and to_play(state) == ev.seat \
+                    and enumerated_deals(state, ev.seat, 5, budget.exact_deals) is None:
+                decision = _decide(state, ev, budget, random.Random(1))
+                if decision is not None:
+                    plays = [[CARD_BY_TOKEN[t] for t in cards] for cards, _ in decision.alternatives]
+                    made, other = ([statistics.fmean(r[i] for r in rows)
+                                    for i in range(len(plays))]
+                                   for rows in (rollout_samples(state, ev.seat, plays, 6,
+                                                                random.Random(1),
+                                                                exact_cards=cards, endgame=2)
+                                                for cards in (exact_cards, 9 - exact_cards)))
+                    values = [v for _, v in decision.alternatives]
+                    assert values == pytest.approx(made), (hand.number, ev, values, made)
+                    checked += other != pytest.approx(made)  # where the two ways differ
+            state.apply(ev)
+            if checked >= 2:
+                return
+    pytest.fail(f"{checked} decisions with five cards a seat checked in {sample}")

@@ -101,6 +101,9 @@ def main() -> None:
         solved = gains(rollout_samples(state, seat, alternatives, args.deals,
                                        random.Random(args.seed), exact_cards=EVERY), sign)
         took[1] += time.process_time() - started
+        if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
+            print(f"  hand {number} trick {trick}: {sum(map(len, found.values())) + 1} decisions "
+                  f"valued, {sum(took):.0f} s", file=sys.stderr, flush=True)
         pick = max(range(len(alternatives)), key=lambda i: (rolled[i], -i))
         loss = max(solved) - solved[pick]
         scale = point_scale(state)

@@ -97,8 +97,10 @@ def compare(name: str, a: list, b: list, verbose: bool = False) -> tuple[int, in
 def rules(a: list, b: list, scale: float) -> None:
     """What the two runs would agree on had the marks been read another way: the swing taken
     as the estimate less ``z`` standard errors for several ``z``, and the inaccuracy's
-    threshold at its scaled value or at two decks' 7 points whatever the deck (the runs'
-    estimates and errors as they are; the races would have stopped a little differently)."""
+    threshold at its scaled value or at two decks' 7 points whatever the deck, or at several
+    points (the runs' estimates and errors as they are; the races would have stopped a little
+    differently); and how many sampled estimates lie in each tenth of a point from 3 to 6 (on
+    the scale of two decks past them), to see where a cut would fall between clusters."""
 
     def mark(d, z: float, least: float) -> str | None:  # type: ignore[no-untyped-def]
         swing = d.estimate if d.exact else d.estimate - z * d.error
@@ -115,11 +117,11 @@ def rules(a: list, b: list, scale: float) -> None:
         print(f"    read another way, inaccuracy threshold {label}: " + "; ".join(cells),
               flush=True)
     cells = []
-    for points in (4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 9.0, 10.0):  # the inaccuracy elsewhere
+    for points in (4.0, 4.25, 4.5, 4.6, 4.75, 4.9, 5.0, 5.5, 6.0, 7.0):  # the inaccuracy elsewhere
         def moved(d, points=points):  # type: ignore[no-untyped-def]
             swing = d.estimate if d.exact else d.estimate - d.error
             found = mark_for(swing, scale)
-            least = max(points * scale, LEAST_INACCURACY)  # never under a 5's cost
+            least = points * max(scale, 1.0)  # points as they are up to two decks, scaled past
             if found is None and swing >= least:
                 return "inaccuracy"
             return None if found == "inaccuracy" and swing < least else found
@@ -127,8 +129,15 @@ def rules(a: list, b: list, scale: float) -> None:
         either = [(p, q) for p, q in pairs if p or q]
         same = sum(p == q for p, q in either)
         cells.append(f"{points:g}: {same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)")
-    print("    read another way, the inaccuracy at (points of 200): " + "; ".join(cells),
-          flush=True)
+    print(f"    read another way, the inaccuracy at (points{', scaled' if scale > 1 else ''}; "
+          f"{LEAST_INACCURACY:g} now): " + "; ".join(cells), flush=True)
+    tenths: dict[float, int] = {}  # where the sampled estimates lie near the inaccuracy's cut
+    for d in [*a, *b]:
+        if not d.exact and 3.0 <= d.estimate / max(scale, 1.0) < 6.0:
+            tenth = round(d.estimate / max(scale, 1.0), 1)
+            tenths[tenth] = tenths.get(tenth, 0) + 1
+    print("    the sampled estimates per tenth of a point, both runs: "
+          + " ".join(f"{t:.1f}:{n}" for t, n in sorted(tenths.items())), flush=True)
 
 
 def sample_scale(sample: str) -> float:

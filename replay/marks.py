@@ -49,10 +49,10 @@ class Budget:
     larger packs get ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
     small_solo: int = 384
     """The rounds after ``extend`` at most in a hand of at most 100 points (one deck): a deal
-    costs about a third of a two-deck one there, and the one-deck inaccuracy (4 points) lies
-    among the estimates of the 5s handed over, so a decision on its cut needs the deals (hands
-    1-16, seeds 139989/528638/456679: 83.6 % of the marks the same in three pairs at 96 rounds,
-    93.1 % at 384; session 35)."""
+    costs about a third of a two-deck one there, and the one-deck inaccuracy (4 points until
+    session 37, 4.5 since) lies among the estimates of the 5s handed over, so a decision on its
+    cut needs the deals (hands 1-16, seeds 139989/528638/456679: 83.6 % of the marks the same
+    in three pairs at 96 rounds, 93.1 % at 384; session 35)."""
     large_solo: int = 24
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a

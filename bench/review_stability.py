@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 import gamelog  # noqa: E402
 import replay  # noqa: E402
 from replay.engine import HandReplay  # noqa: E402
-from replay.marks import LEAST_INACCURACY, mark_for, point_scale  # noqa: E402
+from replay.marks import mark_for, point_scale, thresholds  # noqa: E402
 from replay.review import Budget, review_hands  # noqa: E402
 
 
@@ -102,35 +102,31 @@ def rules(a: list, b: list, scale: float) -> None:
     differently); and how many sampled estimates lie in each tenth of a point from 3 to 6 (on
     the scale of two decks past them), to see where a cut would fall between clusters."""
 
-    def mark(d, z: float, least: float) -> str | None:  # type: ignore[no-untyped-def]
-        swing = d.estimate if d.exact else d.estimate - z * d.error
-        found = mark_for(swing, scale)
-        return None if found == "inaccuracy" and swing < least else found
+    inaccuracy = dict(thresholds(scale))["inaccuracy"]
 
-    for least, label in ((0.0, "scaled"), (7.0, "7 at least")):
-        cells = []
-        for z in (0.0, 1.0, 2.0, 3.0):
-            pairs = [(mark(x, z, least), mark(y, z, least)) for x, y in zip(a, b, strict=True)]
-            either = [(p, q) for p, q in pairs if p or q]
-            same = sum(p == q for p, q in either)
-            cells.append(f"z {z:g}: {same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)")
+    def agreement(z: float, cut: float) -> str:
+        """The marks both runs share, read with the swing as the estimate less ``z`` errors
+        and the inaccuracy at ``cut`` points (the other marks as they are)."""
+        def read(d) -> str | None:  # type: ignore[no-untyped-def]
+            swing = d.estimate if d.exact else d.estimate - z * d.error
+            found = mark_for(swing, scale)
+            if found not in (None, "inaccuracy"):
+                return found
+            return "inaccuracy" if swing >= cut else None
+        either = [(read(x), read(y)) for x, y in zip(a, b, strict=True)]
+        either = [(p, q) for p, q in either if p or q]
+        same = sum(p == q for p, q in either)
+        return f"{same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)"
+
+    for cut, label in ((inaccuracy, "scaled"), (max(inaccuracy, 7.0), "7 at least")):
+        cells = [f"z {z:g}: {agreement(z, cut)}" for z in (0.0, 1.0, 2.0, 3.0)]
         print(f"    read another way, inaccuracy threshold {label}: " + "; ".join(cells),
               flush=True)
-    cells = []
-    for points in (4.0, 4.25, 4.5, 4.6, 4.75, 4.9, 5.0, 5.5, 6.0, 7.0):  # the inaccuracy elsewhere
-        def moved(d, points=points):  # type: ignore[no-untyped-def]
-            swing = d.estimate if d.exact else d.estimate - d.error
-            found = mark_for(swing, scale)
-            least = points * max(scale, 1.0)  # points as they are up to two decks, scaled past
-            if found is None and swing >= least:
-                return "inaccuracy"
-            return None if found == "inaccuracy" and swing < least else found
-        pairs = [(moved(x), moved(y)) for x, y in zip(a, b, strict=True)]
-        either = [(p, q) for p, q in pairs if p or q]
-        same = sum(p == q for p, q in either)
-        cells.append(f"{points:g}: {same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)")
+    # the inaccuracy elsewhere: points as they are up to two decks, scaled past
+    cells = [f"{points:g}: {agreement(1.0, points * max(scale, 1.0))}"
+             for points in (4.0, 4.25, 4.5, 4.6, 4.75, 4.9, 5.0, 5.5, 6.0, 7.0)]
     print(f"    read another way, the inaccuracy at (points{', scaled' if scale > 1 else ''}; "
-          f"{LEAST_INACCURACY:g} now): " + "; ".join(cells), flush=True)
+          f"{inaccuracy:g} now): " + "; ".join(cells), flush=True)
     tenths: dict[float, int] = {}  # where the sampled estimates lie near the inaccuracy's cut
     for d in [*a, *b]:
         if not d.exact and 3.0 <= d.estimate / max(scale, 1.0) < 6.0:

@@ -1196,13 +1196,14 @@ def test_the_pack_sets_the_rounds_of_an_unresolved_race():
     and an unresolved race goes on for ``large_solo`` rounds, not ``solo``; at one deck a deal
     costs a third as much, and it goes on for ``small_solo``: the same decision on the
     inaccuracy's cut, every value scaled with the pack, is sampled to that end."""
+    from replay.marks import LEAST_INACCURACY
     from replay.review import _judge
 
     rng = random.Random(5)
     noise = [rng.gauss(0, 20) for _ in range(40000)]
 
     def on_the_cut(scale: float):  # type: ignore[no-untyped-def]
-        gain = max(5.0 * scale, 4.6)  # the inaccuracy is never under 4.5 points
+        gain = max(5.0 * scale, LEAST_INACCURACY + 0.1)  # never under the least inaccuracy
         deals = _Deals(lambda a, n: 50 * scale + (gain + scale * noise[n]) * (a == 1))
         return _judge(deals, [[0], [1]], True, Budget(), scale, False, trick=1, seat=0,
                       kind="follow")

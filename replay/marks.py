@@ -103,12 +103,17 @@ class Budget:
     successive halving bringing them down to the contenders. 16 until session 35, when one
     decision in eight at two decks (one in five at three and four decks) had more, and those
     past the sixteenth in card order were never valued: the best play could be among them."""
-    contenders: int = 8
+    contenders: int = 16
     """The alternatives that looked best on the first deals, valued again against the play
-    made on fresh deals (the best of them on those deals is the best alternative). Five until
-    session 29: on two-deck hands 1-16, runs with two seeds differed most often by one whose
-    screen had left the best play out of the race (88 % the same mark; 97 % with eight, for
-    17 % more playouts)."""
+    made on fresh deals (the best of them on those deals is the best alternative; a runner
+    clearly behind drops out after three rounds, so a place costs little when its play is
+    plainly worse). Five until session 29: on two-deck hands 1-16, runs with two seeds differed
+    most often by one whose screen had left the best play out of the race (88 % the same mark;
+    97 % with eight, for 17 % more playouts). Eight until session 38, when the screen still
+    left the best play out in a third of the marks two seeds did not share (a single of
+    fifteen, ranked ninth on 64 deals and 5 points better than the play made; a follow of two
+    cards of dozens): with sixteen, none on six seeds (two-deck hands 1-16: 88.3 → 90.6 % and
+    93.9 → 94.2 % the same mark, for 5-10 % more time)."""
     z: float = 1.0
     """A mark needs the swing less ``z`` standard errors to reach its threshold (1.0: about
     84 % one-sided confidence)."""
@@ -146,7 +151,7 @@ LEVELS: dict[str, dict[str, int]] = {
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
-``standard`` (the defaults: 32 deals a screening stage, eight contenders, up to 2,400 deals a
+``standard`` (the defaults: 32 deals a screening stage, sixteen contenders, up to 2,400 deals a
 decision still undecided and 18,432 more for the runners left, 36,864 at one deck and 2,304
 past two decks; until
 session 20, when the

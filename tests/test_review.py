@@ -1024,7 +1024,8 @@ def test_places_left_free_in_the_race_go_to_plays_that_scored_alike():
     alike, 5-7 alike, 8, 9. Four take a place each; the four places left free go to the plays
     that scored as a better-ranked one (2, 3, 4, 6), and play 4, which parts from play 1 once
     the race starts (a rare deal the screen did not draw), gains 12 and is found. (Until
-    session 35 those places stayed empty and the decision went unmarked.)"""
+    session 35 those places stayed empty and the decision went unmarked.) Eight places, fewer
+    than the plays (with sixteen every play would race and the screen would not choose)."""
     screened = 2 * Budget.samples
 
     def value(a: int, n: int) -> float:
@@ -1032,7 +1033,7 @@ def test_places_left_free_in_the_race_go_to_plays_that_scored_alike():
             return 62.0 if a == 4 else 50.0
         return {0: 50.0, 8: 48.0, 9: 47.0}.get(a, 50.0 if a <= 4 else 49.0)
 
-    d = _judged(_Deals(value), 10)
+    d = _judged(_Deals(value), 10, contenders=8)
     assert d.best == [CARD_TOKENS[4]] and d.mark == "inaccuracy", (d.best, d.estimate, d.counts)
     assert all(d.counts[i] > screened for i in (1, 2, 3, 4, 5, 6, 8, 9)), d.counts
 
@@ -1051,13 +1052,14 @@ def test_a_few_deals_on_which_two_plays_scored_alike_never_settle_a_decision():
 def test_plays_that_score_alike_give_up_their_places_in_the_race():
     """Four plays that score exactly as each other on every deal (cards that are one play in
     effect) rank first on the screen; one of them races, and the other places go to different
-    plays, among them the one that gains 12 points once the race starts."""
+    plays, among them the one that gains 12 points once the race starts (three places for
+    eight plays)."""
     def value(a: int, n: int) -> int:
         if a == 5:  # a little worse on the screen, 12 better in the race
             return (49.5 if n == 3 else 50) if n < 16 else 62
         return 50 if a <= 4 else 49
 
-    d = _judged(_Deals(value), 9)
+    d = _judged(_Deals(value), 9, contenders=3)
     assert d.best == [CARD_TOKENS[5]] and d.mark == "inaccuracy", (d.best, d.estimate)
 
 
@@ -1080,7 +1082,7 @@ def test_a_play_unlucky_on_the_first_deals_is_ranked_again_before_the_race():
     4 worse there. Ranked on those deals alone (as until session 26, with up to ten plays) it
     never raced and the decision went unmarked; a second stage on 32 more deals ranks it first,
     and the decision is marked."""
-    d = _judged(_Deals(_best_hidden_by(crowd=5, best=8)), 9)
+    d = _judged(_Deals(_best_hidden_by(crowd=5, best=8)), 9, contenders=5)
     assert d.best == [CARD_TOKENS[8]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
 
 
@@ -1091,7 +1093,7 @@ def test_plays_that_score_alike_on_the_first_deals_do_not_crowd_out_the_best_one
     place of its own, the first cut (ten places) kept ten of them and the best play never raced
     (tractor-1deck hand 4, trick 2: a six-card trump throw, ♦10 12 points better, marked with
     one seed and not with another); now they share one place, and the best play is marked."""
-    d = _judged(_Deals(_best_hidden_by(crowd=12, best=16)), 17)
+    d = _judged(_Deals(_best_hidden_by(crowd=12, best=16)), 17, contenders=5)
     assert d.best == [CARD_TOKENS[16]] and d.mark == "inaccuracy", (d.best, d.estimate, d.mark)
 
 

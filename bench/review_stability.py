@@ -16,6 +16,7 @@ import dataclasses
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,8 +95,9 @@ def compare(name: str, a: list, b: list, verbose: bool = False) -> tuple[int, in
     return same, len(marked)
 
 
-def rules(a: list, b: list, scale: float) -> None:
-    """What the two runs would agree on had the marks been read another way: the swing taken
+def rules(a: list, b: list, scale: float, label: str) -> None:
+    """What two runs (``label`` names their seeds: with more seeds, the first pair only) would
+    agree on had the marks been read another way: the swing taken
     as the estimate less ``z`` standard errors for several ``z``, and the inaccuracy's
     threshold at its scaled value or at two decks' 7 points whatever the deck, or at several
     points (the runs' estimates and errors as they are; the races would have stopped a little
@@ -118,21 +120,19 @@ def rules(a: list, b: list, scale: float) -> None:
         same = sum(p == q for p, q in either)
         return f"{same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)"
 
-    for cut, label in ((inaccuracy, "scaled"), (max(inaccuracy, 7.0), "7 at least")):
+    for cut, name in ((inaccuracy, "scaled"), (max(inaccuracy, 7.0), "7 at least")):
         cells = [f"z {z:g}: {agreement(z, cut)}" for z in (0.0, 1.0, 2.0, 3.0)]
-        print(f"    read another way, inaccuracy threshold {label}: " + "; ".join(cells),
+        print(f"    {label}, read another way, inaccuracy threshold {name}: " + "; ".join(cells),
               flush=True)
     # the inaccuracy elsewhere: points as they are up to two decks, scaled past
     cells = [f"{points:g}: {agreement(1.0, points * max(scale, 1.0))}"
              for points in (4.0, 4.25, 4.5, 4.6, 4.75, 4.9, 5.0, 5.5, 6.0, 7.0)]
-    print(f"    read another way, the inaccuracy at (points{', scaled' if scale > 1 else ''}; "
+    print(f"    {label}, read another way, the inaccuracy at (points{', scaled' if scale > 1 else ''}; "
           f"{inaccuracy:g} now): " + "; ".join(cells), flush=True)
-    tenths: dict[float, int] = {}  # where the sampled estimates lie near the inaccuracy's cut
-    for d in [*a, *b]:
-        if not d.exact and 3.0 <= d.estimate / max(scale, 1.0) < 6.0:
-            tenth = round(d.estimate / max(scale, 1.0), 1)
-            tenths[tenth] = tenths.get(tenth, 0) + 1
-    print("    the sampled estimates per tenth of a point, both runs: "
+    # where the sampled estimates lie near the inaccuracy's cut
+    points = [d.estimate / max(scale, 1.0) for d in [*a, *b] if not d.exact]
+    tenths = Counter(round(p, 1) for p in points if 3.0 <= p < 6.0)
+    print(f"    {label}, the sampled estimates per tenth of a point, both runs: "
           + " ".join(f"{t:.1f}:{n}" for t, n in sorted(tenths.items())), flush=True)
 
 
@@ -193,7 +193,7 @@ def main() -> None:
             print(f"  every pair: marked in either {pooled[1]}, same mark {pooled[0]} "
                   f"({100 * pooled[0] / max(pooled[1], 1):.1f} %)", flush=True)
         if args.rules:
-            rules(base, other, sample_scale(sample))
+            rules(base, other, sample_scale(sample), f"seeds {seeds[0]} and {seeds[1]}")
         if args.budget:
             # the same budget (with --set) at args.budget times the deals
             deals = {f: overrides.get(f, getattr(Budget, f)) * args.budget

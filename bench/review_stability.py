@@ -95,8 +95,8 @@ def compare(name: str, a: list, b: list, verbose: bool = False) -> tuple[int, in
     return same, len(marked)
 
 
-def rules(a: list, b: list, scale: float, label: str) -> None:
-    """What two runs (``label`` names their seeds: with more seeds, the first pair only) would
+def rules(runs: list[list], scale: float, label: str) -> None:
+    """What the runs (``label`` names their seeds; every pair of them pooled) would
     agree on had the marks been read another way: the swing taken
     as the estimate less ``z`` standard errors for several ``z``, and the inaccuracy's
     threshold at its scaled value or at two decks' 7 points whatever the deck, or at several
@@ -115,7 +115,8 @@ def rules(a: list, b: list, scale: float, label: str) -> None:
             if found not in (None, "inaccuracy"):
                 return found
             return "inaccuracy" if swing >= cut else None
-        either = [(read(x), read(y)) for x, y in zip(a, b, strict=True)]
+        either = [(read(x), read(y)) for i, a in enumerate(runs) for b in runs[i + 1:]
+                  for x, y in zip(a, b, strict=True)]
         either = [(p, q) for p, q in either if p or q]
         same = sum(p == q for p, q in either)
         return f"{same}/{len(either)} ({100 * same / max(len(either), 1):.0f} %)"
@@ -130,9 +131,9 @@ def rules(a: list, b: list, scale: float, label: str) -> None:
     print(f"    {label}, read another way, the inaccuracy at (points{', scaled' if scale > 1 else ''}; "
           f"{inaccuracy:g} now): " + "; ".join(cells), flush=True)
     # where the sampled estimates lie near the inaccuracy's cut
-    points = [d.estimate / max(scale, 1.0) for d in [*a, *b] if not d.exact]
+    points = [d.estimate / max(scale, 1.0) for run in runs for d in run if not d.exact]
     tenths = Counter(round(p, 1) for p in points if 3.0 <= p < 6.0)
-    print(f"    {label}, the sampled estimates per tenth of a point, both runs: "
+    print(f"    {label}, the sampled estimates per tenth of a point, every run: "
           + " ".join(f"{t:.1f}:{n}" for t, n in sorted(tenths.items())), flush=True)
 
 
@@ -181,7 +182,7 @@ def main() -> None:
         started = time.process_time(), time.perf_counter()
         runs = [decisions(sample, lo, hi, Budget(seed=seed, **overrides), args.jobs)
                 for seed in seeds]
-        base, other = runs[0], runs[1]
+        base = runs[0]
         pooled = [0, 0]
         for i in range(len(seeds)):
             for j in range(i + 1, len(seeds)):
@@ -193,7 +194,9 @@ def main() -> None:
             print(f"  every pair: marked in either {pooled[1]}, same mark {pooled[0]} "
                   f"({100 * pooled[0] / max(pooled[1], 1):.1f} %)", flush=True)
         if args.rules:
-            rules(base, other, sample_scale(sample), f"seeds {seeds[0]} and {seeds[1]}")
+            rules(runs, sample_scale(sample),
+                  f"seeds {' and '.join(map(str, seeds))}" if len(seeds) == 2
+                  else f"every pair of seeds {', '.join(map(str, seeds))}")
         if args.budget:
             # the same budget (with --set) at args.budget times the deals
             deals = {f: overrides.get(f, getattr(Budget, f)) * args.budget

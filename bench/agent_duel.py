@@ -24,12 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import gamelog  # noqa: E402
 import replay  # noqa: E402
-from gamelog.model import KittyTake, Result  # noqa: E402
+from bench.duplicate import first_hand, side_points  # noqa: E402
+from gamelog.model import Result  # noqa: E402
 from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
-from replay.simulate import simulate_match  # noqa: E402
 
 NAMED = {"simulator": LookaheadAgent, "heuristic": HeuristicAgent, "random": RandomAgent}
 
@@ -56,14 +55,11 @@ def _side_scores(rules, deals: int, even: type, odd: type, leg: str  # type: ign
     for deal in range(deals):
         if sys.stderr.isatty() and deal % 100 == 0:
             print(f"\r  {leg}: {deal} of {deals} deals", end="", file=sys.stderr, flush=True)
-        events = simulate_match(rules, f"duel-{deal}", deal, hands=1,
-                                agents=lambda s, rng: even(rng) if s % 2 == 0 else odd(rng))
-        hand = gamelog.loads(gamelog.dumps(events))[0].hands[0]
+        hand = first_hand(rules, f"duel-{deal}", deal,
+                          lambda s, rng: even(rng) if s % 2 == 0 else odd(rng))
         result = next(e for e in reversed(hand.events) if isinstance(e, Result))
-        declarer = next(e.seat for e in hand.events if isinstance(e, KittyTake))
-        sign = -1 if declarer % 2 == 0 else 1
         change = result.level_change or [0, 0]
-        out.append((sign * (result.defender_points or 0), change[0] - change[1]))
+        out.append((side_points(hand, 0), change[0] - change[1]))
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     return out

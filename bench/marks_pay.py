@@ -29,21 +29,18 @@ import argparse
 import random
 import statistics
 import sys
-import time
-from multiprocessing import Pool
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import gamelog  # noqa: E402
 import replay  # noqa: E402
+from bench.duplicate import first_hand, over_deals, side_points  # noqa: E402
 from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS  # noqa: E402
-from gamelog.model import KittyTake, Play, Result  # noqa: E402
+from gamelog.model import Play  # noqa: E402
 from replay.lookahead import LOOKAHEAD_CARDS, LookaheadAgent  # noqa: E402
 from replay.review import _decide, budget_at  # noqa: E402
 from replay.rollouts import most_held  # noqa: E402
-from replay.simulate import simulate_match  # noqa: E402
 
 _settings: dict = {}
 """The run's settings in a worker: rules, budget, kind, cards (set by :func:`_start`)."""
@@ -99,11 +96,7 @@ def _side_points(deal: int, advised_even: bool) -> int:
     def agents(seat: int, rng: random.Random) -> LookaheadAgent:
         return Advised(rng) if (seat % 2 == 0) == advised_even else LookaheadAgent(rng)
 
-    events = simulate_match(_settings["rules"], f"pay-{deal}", deal, hands=1, agents=agents)
-    hand = gamelog.loads(gamelog.dumps(events))[0].hands[0]
-    result = next(e for e in reversed(hand.events) if isinstance(e, Result))
-    declarer = next(e.seat for e in hand.events if isinstance(e, KittyTake))
-    return (-1 if declarer % 2 == 0 else 1) * (result.defender_points or 0)
+    return side_points(first_hand(_settings["rules"], f"pay-{deal}", deal, agents), 0)
 
 
 def _deal(deal: int) -> tuple[float, int, int, float, float]:
@@ -137,21 +130,8 @@ def main() -> None:
                 "budget": budget_at(args.level, seed=first, declarations=False),
                 "kinds": {"lead", "follow"} if args.kind == "both" else {args.kind},
                 "cards": args.cards}
-    started = time.perf_counter()
-    rows: list[tuple[float, int, int, float, float]] = []
-    deals = range(first, first + args.deals)
-    if args.jobs > 1:
-        with Pool(args.jobs, initializer=_start, initargs=(settings,)) as pool:
-            for row in pool.imap(_deal, deals):
-                rows.append(row)
-                _progress(len(rows), args.deals, started)
-    else:
-        _start(settings)
-        for deal in deals:
-            rows.append(_deal(deal))
-            _progress(len(rows), args.deals, started)
-    if sys.stderr.isatty():
-        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    rows = list(over_deals(_deal, range(first, first + args.deals), args.deals, args.jobs,
+                           _start, settings, "deals played both ways"))
     gains = [r[0] for r in rows]
     reviewed, marked = sum(r[1] for r in rows), sum(r[2] for r in rows)
     plays = 2 * len(rows)  # the marks' figures are over both plays of a deal
@@ -161,12 +141,6 @@ def main() -> None:
     print(f"points a hand of a side: gained in play {statistics.mean(gains):+.2f} ± {error:.2f}; "
           f"the marks followed claim {sum(r[3] for r in rows) / plays:.2f} "
           f"(estimated {sum(r[4] for r in rows) / plays:.2f})", flush=True)
-
-
-def _progress(done: int, total: int, started: float) -> None:
-    if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
-        print(f"\r  {done} of {total} deals played both ways "
-              f"({time.perf_counter() - started:.0f} s)", end="", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -21,20 +21,17 @@ import argparse
 import random
 import statistics
 import sys
-import time
-from multiprocessing import Pool
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import gamelog  # noqa: E402
 import replay  # noqa: E402
+from bench.duplicate import first_hand, over_deals, side_points  # noqa: E402
 from bench.review_planted import KINDS, Planter  # noqa: E402
-from gamelog.model import Hand, KittyTake, Result  # noqa: E402
+from gamelog.model import Hand  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
-from replay.simulate import simulate_match  # noqa: E402
 
 _settings: dict = {}
 """The run's settings in a worker: rules and kinds (set by :func:`_start`)."""
@@ -52,25 +49,16 @@ def play(deal: int, planted: list | None) -> Hand:
             return Planter(rng, planted, _settings["kinds"], LookaheadAgent(rng))
         return LookaheadAgent(rng)
 
-    events = simulate_match(_settings["rules"], f"cost-{deal}", deal, hands=1, agents=agents)
-    return gamelog.loads(gamelog.dumps(events))[0].hands[0]
-
-
-def seat_one_points(hand: Hand) -> int:
-    """Seat 1's side's final points: the defenders' points, counted against the declarer's
-    side."""
-    result = next(e for e in reversed(hand.events) if isinstance(e, Result))
-    declarer = next(e.seat for e in hand.events if isinstance(e, KittyTake))
-    return (1 if declarer % 2 == 0 else -1) * (result.defender_points or 0)
+    return first_hand(_settings["rules"], f"cost-{deal}", deal, agents)
 
 
 def _deal(deal: int) -> tuple[str, float] | None:
     """The kind planted in the deal and its cost to seat 1's side; ``None`` with no plant."""
     planted: list = []
-    with_plant = seat_one_points(play(deal, planted))
+    with_plant = side_points(play(deal, planted), 1)
     if not planted:
         return None
-    return planted[0][0], seat_one_points(play(deal, None)) - with_plant
+    return planted[0][0], side_points(play(deal, None), 1) - with_plant
 
 
 def main() -> None:
@@ -86,27 +74,11 @@ def main() -> None:
     print(f"deals {first} to {first + args.deals - 1}; tractor, {args.decks} deck(s); kinds "
           f"{' '.join(sorted(args.kinds))}", flush=True)
     settings = {"rules": rules, "kinds": frozenset(args.kinds)}
-    started = time.perf_counter()
     rows: list[tuple[str, float]] = []
-    deals = range(first, first + args.deals)
-
-    def took(row: tuple[str, float] | None, done: int) -> None:
+    for row in over_deals(_deal, range(first, first + args.deals), args.deals, args.jobs,
+                          _start, settings, note=lambda: f"{len(rows)} plants"):
         if row is not None:
             rows.append(row)
-        if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
-            print(f"\r  {done} of {args.deals} deals ({len(rows)} plants, "
-                  f"{time.perf_counter() - started:.0f} s)", end="", file=sys.stderr, flush=True)
-
-    if args.jobs > 1:
-        with Pool(args.jobs, initializer=_start, initargs=(settings,)) as pool:
-            for done, row in enumerate(pool.imap(_deal, deals), 1):
-                took(row, done)
-    else:
-        _start(settings)
-        for done, deal in enumerate(deals, 1):
-            took(_deal(deal), done)
-    if sys.stderr.isatty():
-        print("\r\033[K", end="", file=sys.stderr, flush=True)
     cut = dict(thresholds(args.decks / 2))["inaccuracy"]
     print(f"cost in play to the planting seat's side, points (an inaccuracy is {cut:g}):")
     for kind in sorted({k for k, _ in rows}):

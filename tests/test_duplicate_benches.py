@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import replay
 from bench import marks_pay, plant_cost
+from bench.duplicate import side_points
 from bench.review_planted import KINDS
 from gamelog.cards import CARD_BY_TOKEN
 from replay.review import budget_at
@@ -23,7 +24,7 @@ def test_advice_never_asked_plays_the_simulator_both_ways_alike():
         assert (gain, reviewed, marked, swing, estimate) == (0.0, 0, 0, 0.0, 0.0)
 
 
-def test_the_advised_seats_follow_the_review_where_it_marks():
+def test_the_advised_seats_follow_the_review_where_it_marks(monkeypatch):
     marks_pay._start(_settings({"lead", "follow"}, 0))
     told = []
     real = marks_pay._decide
@@ -34,11 +35,8 @@ def test_the_advised_seats_follow_the_review_where_it_marks():
             told.append(decision)
         return decision
 
-    marks_pay._decide = spy
-    try:
-        _, reviewed, marked, swing, estimate = marks_pay._deal(5)
-    finally:
-        marks_pay._decide = real
+    monkeypatch.setattr(marks_pay, "_decide", spy)
+    _, reviewed, marked, swing, estimate = marks_pay._deal(5)
     assert reviewed == len(told) > 0
     assert marked == sum(d.mark is not None for d in told)
     assert swing == sum(d.swing for d in told if d.mark is not None)
@@ -63,7 +61,7 @@ def test_a_plant_is_the_first_difference_between_the_two_plays_of_a_deal():
         differs = planting.events[first]
         assert differs.seat == 1 and type(differs) is type(clean.events[first])
         assert sorted(CARD_BY_TOKEN[t] for t in differs.cards) == planted[0][2]
-        cost = plant_cost.seat_one_points(clean) - plant_cost.seat_one_points(planting)
+        cost = side_points(clean, 1) - side_points(planting, 1)
         assert plant_cost._deal(deal) == (planted[0][0], cost)
     assert found >= 2
 

@@ -39,7 +39,7 @@ from bench.duplicate import first_hand, over_deals, side_points  # noqa: E402
 from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS  # noqa: E402
 from gamelog.model import Play  # noqa: E402
 from replay.lookahead import LOOKAHEAD_CARDS, LookaheadAgent  # noqa: E402
-from replay.review import _decide, budget_at  # noqa: E402
+from replay.review import budget_at, review_decision  # noqa: E402
 from replay.rollouts import most_held  # noqa: E402
 
 _settings: dict = {}
@@ -68,7 +68,7 @@ class Advised(LookaheadAgent):
         play = Play(match=state.hand.match, hand=state.hand.number, seq=0, seat=view.seat,
                     cards=[CARD_TOKENS[c] for c in usual])
         place = f"{state.hand.match}:{len(state.tricks)}:{view.seat}"
-        decision = _decide(state, play, _settings["budget"], random.Random(place))
+        decision = review_decision(state, play, budget=_settings["budget"], rng=random.Random(place))
         if decision is None:
             return usual
         Advised.tally.reviewed += 1

@@ -50,7 +50,7 @@ from replay.engine import HandReplay, play_strength  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
-from replay.review import _decide, _decide_bury, budget_at, review_hands  # noqa: E402
+from replay.review import budget_at, review_decision, review_hands  # noqa: E402
 from replay.rollouts import exact_values, most_held, rollout_samples  # noqa: E402
 from replay.search import defends  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
@@ -246,12 +246,11 @@ def second_opinion(rules, hand, decision, seed: int):  # type: ignore[no-untyped
     rng = random.Random(f"second:{hand.match}:{hand.number}:{decision.trick}:{seed}")
     state = HandReplay(rules, hand)
     for ev in hand.events:
-        if decision.kind == "bury" and isinstance(ev, KittyBury) and ev.seat == decision.seat:
-            return _decide_bury(state, ev, budget, rng)
-        if decision.kind != "bury" and isinstance(ev, Play) and ev.seat == decision.seat \
-                and state.tricks_before + len(state.tricks) + 1 == decision.trick \
-                and sorted(ev.cards) == sorted(decision.made):
-            return _decide(state, ev, budget, rng)
+        if (decision.kind == "bury" and isinstance(ev, KittyBury) and ev.seat == decision.seat) \
+                or (decision.kind != "bury" and isinstance(ev, Play) and ev.seat == decision.seat
+                    and state.tricks_before + len(state.tricks) + 1 == decision.trick
+                    and sorted(ev.cards) == sorted(decision.made)):
+            return review_decision(state, ev, budget=budget, rng=rng)
         state.apply(ev)
     return None
 

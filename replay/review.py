@@ -109,7 +109,6 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = DEFAULT_BUDGET,
     """Review every decision of a recorded hand (replayed with ``ruleset``)."""
     out = HandReview(hand.match, hand.number)
     state = HandReplay(ruleset, hand, context=copy.deepcopy(context) if context else None)
-    rng = random.Random(f"{hand.match}:{hand.number}:{budget.seed}")
     events: list[Event] = list(hand.events)
     declared: list[Declare] = []
     missed = not budget.declarations  # True once the missed declarations are reviewed
@@ -131,24 +130,43 @@ def review_hand(hand: Hand, ruleset: Any, *, budget: Budget = DEFAULT_BUDGET,
         if isinstance(ev, Play) and state.log.items and out.skipped is None:
             out.skipped = (f"stops at the first violation ({state.log.items[0].rule}): the "
                            "plays after it are not reviewed")
-        if isinstance(ev, Play) and state.order is not None and not state.finished \
-                and not state.log.items and to_play(state) == ev.seat \
-                and state.pending_forced is None:
-            decision = _decide(state, ev, budget, rng)
-            if decision is not None:
-                out.decisions.append(decision)
-        if isinstance(ev, (Bid, Pass)) and budget.bids and state.rules.has_auction \
-                and not state.log.items:
-            bid = _decide_bid(state, ev, budget, rng)
-            if bid is not None:
-                out.bids.append(bid)
-        if isinstance(ev, KittyBury) and budget.bury:
-            decision = _decide_bury(state, ev, budget, rng)
-            if decision is not None:
-                out.decisions.append(decision)
+        if isinstance(ev, (Play, KittyBury, Bid, Pass)):
+            found = review_decision(state, ev, budget=budget)
+            if isinstance(found, BidDecision):
+                out.bids.append(found)
+            elif found is not None:
+                out.decisions.append(found)
         state.apply(ev)
     out.scale = point_scale(state)
     return out
+
+
+def review_decision(state: HandReplay, event: Play | KittyBury | Bid | Pass, *,
+                    budget: Budget = DEFAULT_BUDGET, rng: random.Random | None = None
+                    ) -> Decision | BidDecision | None:
+    """One decision valued as :func:`review_hand` values it: ``event`` (a lead or follow, the
+    kitty burial, or a bid or pass of an auction) against its alternatives, ``state`` the hand
+    replayed up to just before it (left as it was). ``None`` where there was nothing to decide
+    or the budget leaves it out (a forced play, one after a violation, the burial with
+    ``budget.bury`` off). ``rng``: the draws (default: seeded by the hand, the event's place
+    and ``budget.seed``, so the same call gives the same answer). Declarations are reviewed
+    with their hand (they are weighed against the ones never made): :func:`review_hand`."""
+    if not isinstance(event, (Play, KittyBury, Bid, Pass)):
+        raise TypeError(f"review_decision reviews plays, burials and bids, not {event!r}")
+    ev = event
+    if rng is None:  # each decision its own draws: its review is the same alone or in its hand
+        hand = state.hand
+        rng = random.Random(f"{hand.match}:{hand.number}:{budget.seed}:{ev.seq}:{ev.seat}")
+    if isinstance(ev, Play):
+        if state.order is not None and not state.finished and not state.log.items \
+                and to_play(state) == ev.seat and state.pending_forced is None:
+            return _decide(state, ev, budget, rng)
+        return None
+    if isinstance(ev, KittyBury):
+        return _decide_bury(state, ev, budget, rng) if budget.bury else None
+    if budget.bids and state.rules.has_auction and not state.log.items:
+        return _decide_bid(state, ev, budget, rng)
+    return None
 
 
 def _missed_declarations(state: HandReplay, declared: list[Declare], budget: Budget

@@ -179,12 +179,12 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     # deal's, each later deal's holdings put in (nothing else in it depends on the deal)
     direct = agents is None and bool(batched) and BATCH
     template: tuple | None = None
-    # the most cards a seat holds on every deal (the seat's own, the others' counts)
-    largest = max(sum(state.held[seat]), max(known.need.values(), default=0))
+    # each deal solved exactly once every seat holds at most exact_cards (as in
+    # enumerated_deals, and as the review's race reads it: one test, most_held)
+    exact = most_held(state) <= exact_cards
     points = state.points_table
     for _ in range(samples):
         hands, kitty = deal(state, known, rng)
-        exact = largest <= exact_cards
         draw = rng.randrange(1 << 30)
         table: dict = {}
         found: dict[int, float] = {}

@@ -27,15 +27,15 @@ def test_advice_never_asked_plays_the_simulator_both_ways_alike():
 def test_the_advised_seats_follow_the_review_where_it_marks(monkeypatch):
     marks_pay._start(_settings({"lead", "follow"}, 0))
     told = []
-    real = marks_pay._decide
+    real = marks_pay.review_decision
 
-    def spy(state, play, budget, rng):  # type: ignore[no-untyped-def]
-        decision = real(state, play, budget, rng)
+    def spy(state, play, *, budget, rng):  # type: ignore[no-untyped-def]
+        decision = real(state, play, budget=budget, rng=rng)
         if decision is not None:
             told.append(decision)
         return decision
 
-    monkeypatch.setattr(marks_pay, "_decide", spy)
+    monkeypatch.setattr(marks_pay, "review_decision", spy)
     _, reviewed, marked, swing, estimate = marks_pay._deal(5)
     assert reviewed == len(told) > 0
     assert marked == sum(d.mark is not None for d in told)

@@ -452,6 +452,42 @@ def test_a_decision_past_the_cap_on_alternatives_says_so():
         assert d.grouped.startswith(f"5 of {d.considered} valued") or "way of choosing" in d.grouped
 
 
+def test_a_decision_reviewed_alone_gets_the_review_it_gets_in_its_hand():
+    """``review_decision`` values one play or burial as ``review_hand`` does, on the decision's
+    own draws: alone, in its hand, and with the burial's review left out (which draws no deals
+    then), every decision's alternatives, values and mark are the same."""
+    import gamelog
+    from gamelog.model import Declare, KittyBury, Play
+    from replay.engine import HandReplay
+    from replay.review import budget_at, review_decision, review_hand
+
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-1deck.jsonl"
+    hand = next(h for h in gamelog.read_hands(path) if h.number == 3)
+    rules = replay.ruleset_for(hand.header)
+    quick = budget_at("quick", seed=4)
+    whole = review_hand(hand, rules, budget=quick).decisions
+    plays_only = review_hand(hand, rules, budget=budget_at("quick", seed=4, bury=False)).decisions
+
+    def key(d):  # type: ignore[no-untyped-def]
+        return (d.trick, d.seat, d.kind, d.made, d.alternatives, d.best, d.swing, d.mark)
+
+    state = HandReplay(rules, hand)
+    alone, declared = [], 0
+    for ev in hand.events:
+        if isinstance(ev, (Play, KittyBury)):
+            found = review_decision(state, ev, budget=quick)
+            if found is not None:
+                alone.append(found)
+        if isinstance(ev, Declare):
+            declared += 1
+            with pytest.raises(TypeError, match="plays, burials and bids"):
+                review_decision(state, ev, budget=quick)  # type: ignore[arg-type]
+        state.apply(ev)
+    assert any(d.kind == "bury" for d in whole) and len(whole) > 20 and declared
+    assert [key(d) for d in alone] == [key(d) for d in whole]
+    assert [key(d) for d in plays_only] == [key(d) for d in whole if d.kind != "bury"]
+
+
 @pytest.mark.parametrize("name", ["tractor-1deck", "tractor-3deck", "four-deck", "biaofen-3p",
                                   "biaofen-4p", "wanfen"])
 @pytest.mark.slow

@@ -87,8 +87,9 @@ class Budget:
     on one-deck hands 1-16 at five and six cards a seat: its best gains correlate 0.08 with the
     search's over the same deals, and would mark 1 decision of 84 where the search marks 8)."""
     exact_solo: int = 96
-    """The rounds after ``extend`` at most when every deal is solved exactly (``solo`` and its
-    kin are sized for playouts, twenty to a hundred times cheaper a deal)."""
+    """The rounds after ``extend`` at most when every deal is solved exactly, or its playouts
+    searched deep (``deep_cards``; ``solo`` and its kin are sized for playouts that
+    search two, twenty to a hundred times cheaper a deal)."""
     exact_deals: int = 256
     """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
     consistent with the seat's knowledge is solved exactly when there are at most this many
@@ -96,6 +97,18 @@ class Budget:
     endgame: int = 2
     """A playout's last tricks, from a lead where every seat holds at most this many cards, are
     valued by the exact search instead of the rollout player (``0``: played out to the end)."""
+    deep_cards: int = 0
+    """A decision made where each seat holds at most this many cards (more than
+    :meth:`exact_at`, from which each deal is solved whole) has its playouts searched from
+    :meth:`exact_at` cards a seat instead of ``endgame``'s: one trick or two played by the
+    rollout player, the rest exactly (:meth:`endgame_at`; ``0``, the default: never).
+    Session 40, two-deck hands 1-8 (100 deals a decision, ``bench/rollout_strength.py``): at
+    five cards a seat, the best gains so found correlate 0.99 with the exact search of each
+    whole deal and mark the 30 decisions as it does (two tricks searched: 0.61, 2 of 30 marked
+    otherwise), for half a whole deal's search; at six, 0.82 and 3 of 24 otherwise (two
+    tricks: −0.08 and 4; five: 0.97 for ten times the cost). Not the default: at five cards it
+    costs 1.9-2.7 s more a two-deck hand (hands 1-4), past the 10 s a hand the standard
+    budget keeps to."""
     max_alternatives: int = 400
     """At most this many alternatives valued (the play made, the likely plays, then card order):
     in practice every one (the most a decision of the sample matches has is 357, a three-deck
@@ -136,6 +149,13 @@ class Budget:
         rounds = self.small_solo if scale <= 0.5 else self.solo if scale <= 1.0 \
             else self.large_solo
         return min(rounds, self.exact_solo) if solved else rounds
+
+    def endgame_at(self, cards: int, scale: float) -> int:
+        """The playouts' searched last tricks for a decision where each seat holds at most
+        ``cards`` cards, in a hand of this ``scale``."""
+        if self.exact_at(scale) < cards <= self.deep_cards:
+            return max(self.endgame, self.exact_at(scale))
+        return self.endgame
 
     def exact_at(self, scale: float) -> int:
         """The most cards a seat holds from which each deal is solved exactly, in a hand of

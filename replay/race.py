@@ -25,7 +25,8 @@ def _judge(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     standard errors from its swing) or the budget is spent. The best is the leader; the
     decision is marked when its swing less ``z`` standard errors reaches a threshold, and a
     worse mark the estimate reaches without that confidence is named ``unclear``. ``solved``:
-    each deal is solved exactly (the race's rounds are :attr:`Budget.exact_solo` at most)."""
+    each deal costs a search (solved exactly, or its last tricks searched deep: the race's
+    rounds are :attr:`Budget.exact_solo` at most)."""
     rows = evaluate(alternatives, budget.samples)
     values = [sum(r[i] for r in rows) / len(rows) for i in range(len(alternatives))]
     errors = [0.0 if exact else _standard_error([r[i] for r in rows])

@@ -231,6 +231,8 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     scale = point_scale(state)
     exact_cards = budget.exact_at(scale)
     deals = enumerated_deals(state, seat, exact_cards, budget.exact_deals)
+    held = most_held(state)
+    endgame = budget.endgame_at(held, scale)
 
     ends: dict = {}  # the settlements of the hands' ends, shared by this decision's deals
 
@@ -239,11 +241,12 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
             return [exact_values(deals, seat, alts)]
         return rollout_samples(state, seat, alts, samples, rng,
                                agents=lambda d: rollout_agents(budget.rollout, d, state.players),
-                               exact_cards=exact_cards, endgame=budget.endgame, ends=ends)
+                               exact_cards=exact_cards, endgame=endgame, ends=ends)
 
+    # the race's deals cost a search each (solved whole, or their last tricks searched deep)
     decision = _judge(evaluate, alternatives, defender, budget, scale, deals is not None,
                       trick=trick_no, seat=seat, kind="lead" if lead else "follow",
-                      solved=most_held(state) <= exact_cards)
+                      solved=held <= exact_cards or endgame > budget.endgame)
     decision.considered, decision.grouped = considered, grouped
     if deals is not None:
         decision.deals = len(deals)

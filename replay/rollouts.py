@@ -177,7 +177,7 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     # the alternatives the C core plays out, with the rollout player: the deal need not be
     # made a state for them (a tenth of the review's time); the core's position is the first
     # deal's, each later deal's holdings put in (nothing else in it depends on the deal)
-    direct = agents is None and bool(batched) and BATCH
+    direct = make(0) is None and bool(batched) and BATCH  # no agents: the rollout player
     template: tuple | None = None
     # each deal solved exactly once every seat holds at most exact_cards (as in
     # enumerated_deals, and as the review's race reads it: one test, most_held)

@@ -488,6 +488,45 @@ def test_a_decision_reviewed_alone_gets_the_review_it_gets_in_its_hand():
     assert [key(d) for d in plays_only] == [key(d) for d in whole if d.kind != "bury"]
 
 
+def test_a_deep_budget_searches_the_playouts_last_tricks_from_the_packs_exact_cards():
+    """``Budget.deep_cards``: a decision made with at most that many cards a seat (more than
+    ``exact_at``) is valued on playouts searched from ``exact_at`` cards a seat (one trick
+    played by the rollout player at five cards, two decks) instead of the last two tricks."""
+    import random
+
+    import gamelog
+    from gamelog.cards import CARD_BY_TOKEN
+    from gamelog.model import Play
+    from replay.engine import HandReplay
+    from replay.review import budget_at, review_decision
+    from replay.rollouts import most_held, rollout_samples
+
+    deep = budget_at("quick", samples=24, confirm=0, deep_cards=5)
+    assert (deep.endgame_at(5, 1.0), deep.endgame_at(6, 1.0), deep.endgame_at(4, 1.0)) == (4, 2, 2)
+    assert Budget().endgame_at(5, 1.0) == 2 and deep.endgame_at(5, 0.5) == 2  # one deck: solved
+
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
+    hand = next(h for h in gamelog.read_hands(path) if h.number == 1)
+    state = HandReplay(replay.ruleset_for(hand.header), hand)
+    differ = checked = 0
+    for ev in hand.events:
+        if isinstance(ev, Play) and most_held(state) == 5:
+            d = review_decision(state, ev, budget=deep, rng=random.Random(3))
+            if d is not None:
+                plays = [[CARD_BY_TOKEN[t] for t in cards] for cards, _ in d.alternatives]
+                for endgame in (4, 2):
+                    rows = rollout_samples(state, ev.seat, plays, 24, random.Random(3),
+                                           exact_cards=4, endgame=endgame, ends={})
+                    means = [sum(r[i] for r in rows) / len(rows) for i in range(len(plays))]
+                    if endgame == 4:
+                        assert means == pytest.approx([v for _, v in d.alternatives])
+                    else:
+                        differ += means != pytest.approx([v for _, v in d.alternatives])
+                checked += 1
+        state.apply(ev)
+    assert checked >= 3 and differ >= 1
+
+
 @pytest.mark.parametrize("name", ["tractor-1deck", "tractor-3deck", "four-deck", "biaofen-3p",
                                   "biaofen-4p", "wanfen"])
 @pytest.mark.slow

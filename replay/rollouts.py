@@ -194,7 +194,8 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             settle = _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
                               ends)
             values = _core_values(with_held(template, dealt_held(state, hands)), seat,
-                                  [alternatives[k] for k in batched], endgame, table, settle)
+                                  [alternatives[k] for k in batched], endgame, table, settle,
+                                  ends, kitty_points)
             if values is None:  # past the core's fixed sizes: so is every deal of the decision
                 direct = False
             else:
@@ -246,19 +247,26 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
         return {}
     kitty_points = sum([world.points_table[c] for c in world.kitty])
     values = _core_values(position, seat, [alternatives[k] for k in which], endgame, table,
-                          _settler(kitty_points, partial(settler, world), ends))
+                          _settler(kitty_points, partial(settler, world), ends), ends,
+                          kitty_points)
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
 
 
 def _core_values(position: tuple, seat: int, plays: list[list[int]], endgame: int, table: dict,
-                 settle: Settle) -> list | None:
+                 settle: Settle, ends: dict | None = None, kitty_points: int = 0) -> list | None:
     """The C core's ``play_values`` of ``plays`` from ``position`` (None past its fixed
-    sizes; an entry None where it hands the play back)."""
+    sizes; an entry None where it hands the play back). ``ends``: the decision's settled ends
+    (:func:`_settler`), of which the core keeps its own copy there too, by the end and the deal's
+    ``kitty_points`` (a call into Python for each end of each deal was a tenth of the review's
+    time)."""
     core: Any = greedy_core()
     try:
-        return core.play_values(*position, seat, plays, endgame, core_table(table), settle)
+        if ends is None:
+            return core.play_values(*position, seat, plays, endgame, core_table(table), settle)
+        return core.play_values(*position, seat, plays, endgame, core_table(table), settle,
+                                core_table(ends), kitty_points)
     except ValueError:  # past its fixed sizes
         return None
 

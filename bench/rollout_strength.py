@@ -18,6 +18,8 @@ seat, as the review does past one deck; at one deck the review solves each deal 
     python bench/rollout_strength.py                                  # one deck, 5-6 cards
     python bench/rollout_strength.py --sample tractor-2deck --hands 1-8
     python bench/rollout_strength.py --endgame 3                      # a longer searched end
+    python bench/rollout_strength.py --sample tractor-2deck --hands 1-8 --cards 5 5 --endgame 4
+                                  # searched after one trick: Budget.deep_cards (session 40)
 """
 
 from __future__ import annotations

@@ -113,8 +113,6 @@ typedef struct {
     PyObject *settle;       /* (face, winner, winning cards, special) -> final points */
     uint64_t held_key;      /* sum of z_held[seat][card] over every card held */
     int status;
-    TableObject *ends;      /* NULL, or the settled ends of every deal of one decision */
-    uint64_t kitty_key;     /* the deal's kitty points, mixed into an end's key in ends */
 } Solver;
 
 static uint64_t position_key(const Solver *S) {
@@ -137,20 +135,6 @@ static int settled(Solver *S) {
     key = key ? key : 1;
     Slot *hit = table_find(S->t, key);
     if (hit) return hit->low;
-    /* a decision's deals share their ends' settlements by the kitty's points (what else
-     * settles a hand is the decision's: replay.rollouts._settler) */
-    uint64_t wide = 0;
-    if (S->ends) {
-        wide = splitmix(key ^ S->kitty_key);
-        wide = wide ? wide : 1;
-        Slot *seen = table_find(S->ends, wide);
-        if (seen) {
-            Slot *slot = table_put(S->t, key);
-            if (!slot) { PyErr_NoMemory(); S->status = FAILED; return 0; }
-            slot->low = slot->high = seen->low;
-            return seen->low;
-        }
-    }
     PyObject *winning = PyList_New(g->last_n);
     if (!winning) { S->status = FAILED; return 0; }
     for (int i = 0; i < g->last_n; i++) PyList_SET_ITEM(winning, i, PyLong_FromLong(g->last_cards[i]));
@@ -163,11 +147,6 @@ static int settled(Solver *S) {
     Slot *slot = table_put(S->t, key);
     if (!slot) { PyErr_NoMemory(); S->status = FAILED; return 0; }
     slot->low = slot->high = (int)value;
-    if (S->ends) {
-        Slot *kept = table_put(S->ends, wide);
-        if (!kept) { PyErr_NoMemory(); S->status = FAILED; return 0; }
-        kept->low = kept->high = (int)value;
-    }
     return (int)value;
 }
 
@@ -415,10 +394,8 @@ static int solve_node(Solver *S, int alpha, int beta) {
 
 /* the value of g searched (settled when the hand is over) into a Python result: the value,
  * None where the search handed it back, NULL with an exception */
-static PyObject *searched(Game *g, TableObject *t, PyObject *settle, TableObject *ends,
-                          long kitty_points) {
-    Solver S = {g, t, settle, 0, SOLVED, ends,
-                splitmix(0xc0ffeeULL + (uint64_t)(kitty_points + 1))};
+static PyObject *searched(Game *g, TableObject *t, PyObject *settle) {
+    Solver S = {g, t, settle, 0, SOLVED};
     for (int s = 0; s < g->P; s++)
         for (int c = 0; c < NC; c++) S.held_key += (uint64_t)g->held[s][c] * z_held[s][c];
     int value = g->finished ? settled(&S) : solve_node(&S, -1, INF_VALUE);
@@ -446,7 +423,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     if (!g) return NULL;
     PyObject *result = NULL;
     if (loaded < 0 || (loaded > 0 && g->special)) { result = Py_None; Py_INCREF(result); }
-    if (loaded > 0 && !result) result = searched(g, t, settle, NULL, 0);
+    if (loaded > 0 && !result) result = searched(g, t, settle);
     free(g);
     return result;
 }
@@ -463,8 +440,7 @@ PyDoc_STRVAR(play_value_doc,
 /* the game played on by the rollout player until, at a lead, every seat holds at most
  * endgame cards, the rest searched: the defenders' final points, None where Python must play
  * it, NULL with an exception */
-static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *settle,
-                              TableObject *ends, long kitty_points) {
+static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *settle) {
     int cards[MAXHAND], nc, seat;
     while (!g->finished) {
         if (g->nplays == 0) {
@@ -482,7 +458,7 @@ static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *se
         }
     }
     if (g->finished && g->last_winner < 0) Py_RETURN_NONE;
-    return searched(g, t, settle, ends, kitty_points);
+    return searched(g, t, settle);
 }
 
 static PyObject *play_value(PyObject *self, PyObject *args) {
@@ -499,30 +475,26 @@ static PyObject *play_value(PyObject *self, PyObject *args) {
     if (!g) return NULL;
     PyObject *result = NULL;
     if (loaded < 0) { result = Py_None; Py_INCREF(result); }
-    if (loaded > 0) result = rollout_from(g, endgame, t, settle, NULL, 0);
+    if (loaded > 0) result = rollout_from(g, endgame, t, settle);
     free(g);
     return result;
 }
 
 PyDoc_STRVAR(play_values_doc,
-"play_values(<play_out's arguments>, seat, plays, endgame, table, settle[, ends, kitty])\n"
-"    -> list or None\n"
+"play_values(<play_out's arguments>, seat, plays, endgame, table, settle) -> list or None\n"
 "play_value of the position after each of plays (lists of cards) made by seat, the seat to\n"
 "play: the position read once, each play applied to a copy (a lead of one unit or a follow:\n"
 "the caller keeps throws, which may fail, to itself); endgame below 0: solve's value right\n"
 "after the play. None in the list for a play it hands back, None for all where the position\n"
-"needs Python. ends (a Table kept for the deals of one decision) and kitty (the deal's kitty\n"
-"points): settle's answers kept across those deals by the end and the kitty's points.");
+"needs Python.");
 
 static PyObject *play_values(PyObject *self, PyObject *args) {
     Position a;
     int seat, endgame;
     PyObject *plays, *settle;
-    TableObject *t, *ends = NULL;
-    long kitty_points = 0;
-    if (!PyArg_ParseTuple(args, POSITION_FORMAT "iO!iO!O|O!l", POSITION_ARGS(a), &seat,
-                          &PyList_Type, &plays, &endgame, &TableType, &t, &settle,
-                          &TableType, &ends, &kitty_points))
+    TableObject *t;
+    if (!PyArg_ParseTuple(args, POSITION_FORMAT "iO!iO!O", POSITION_ARGS(a), &seat,
+                          &PyList_Type, &plays, &endgame, &TableType, &t, &settle))
         return NULL;
     z_init();
     int loaded;
@@ -567,11 +539,11 @@ static PyObject *play_values(PyObject *self, PyObject *args) {
                 value = Py_None;
                 Py_INCREF(value);
             } else {
-                value = searched(g, t, settle, ends, kitty_points);
+                value = searched(g, t, settle);
             }
             if (!value) { Py_CLEAR(out); goto done; }
         } else {
-            value = rollout_from(g, endgame, t, settle, ends, kitty_points);
+            value = rollout_from(g, endgame, t, settle);
             if (!value) { Py_CLEAR(out); goto done; }
         }
         PyList_SET_ITEM(out, i, value);

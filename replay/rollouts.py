@@ -175,8 +175,9 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     known = knowledge(state, seat)  # the same for every deal
     batched = _batchable(state, alternatives)
     # the alternatives the C core plays out, with the rollout player: the deal need not be
-    # made a state for them (a tenth of the review's time); the core's position is the first
-    # deal's, each later deal's holdings put in (nothing else in it depends on the deal)
+    # made a state for them; the core's position is the first deal's, each later deal's
+    # holdings put in (nothing else in it depends on the deal). The review takes this path
+    # since session 40 (it passed agents before): the same values, no time measurably saved.
     direct = make(0) is None and bool(batched) and BATCH  # no agents: the rollout player
     template: tuple | None = None
     # each deal solved exactly once every seat holds at most exact_cards (as in
@@ -194,8 +195,7 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             settle = _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
                               ends)
             values = _core_values(with_held(template, dealt_held(state, hands)), seat,
-                                  [alternatives[k] for k in batched], endgame, table, settle,
-                                  ends, kitty_points)
+                                  [alternatives[k] for k in batched], endgame, table, settle)
             if values is None:  # past the core's fixed sizes: so is every deal of the decision
                 direct = False
             else:
@@ -247,26 +247,19 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
         return {}
     kitty_points = sum([world.points_table[c] for c in world.kitty])
     values = _core_values(position, seat, [alternatives[k] for k in which], endgame, table,
-                          _settler(kitty_points, partial(settler, world), ends), ends,
-                          kitty_points)
+                          _settler(kitty_points, partial(settler, world), ends))
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
 
 
 def _core_values(position: tuple, seat: int, plays: list[list[int]], endgame: int, table: dict,
-                 settle: Settle, ends: dict | None = None, kitty_points: int = 0) -> list | None:
+                 settle: Settle) -> list | None:
     """The C core's ``play_values`` of ``plays`` from ``position`` (None past its fixed
-    sizes; an entry None where it hands the play back). ``ends``: the decision's settled ends
-    (:func:`_settler`), of which the core keeps its own copy there too, by the end and the deal's
-    ``kitty_points`` (a call into Python for each end of each deal was a tenth of the review's
-    time)."""
+    sizes; an entry None where it hands the play back)."""
     core: Any = greedy_core()
     try:
-        if ends is None:
-            return core.play_values(*position, seat, plays, endgame, core_table(table), settle)
-        return core.play_values(*position, seat, plays, endgame, core_table(table), settle,
-                                core_table(ends), kitty_points)
+        return core.play_values(*position, seat, plays, endgame, core_table(table), settle)
     except ValueError:  # past its fixed sizes
         return None
 

@@ -101,14 +101,16 @@ class Budget:
     """A decision made where each seat holds at most this many cards (more than
     :meth:`exact_at`, from which each deal is solved whole) has its playouts searched from
     :meth:`exact_at` cards a seat instead of ``endgame``'s: one trick or two played by the
-    rollout player, the rest exactly (:meth:`endgame_at`; ``0``, the default: never).
+    rollout player, the rest exactly (:meth:`endgame_at`; ``0``, the default: never; the
+    ``thorough`` level: 5).
     Session 40, two-deck hands 1-8 (100 deals a decision, ``bench/rollout_strength.py``): at
     five cards a seat, the best gains so found correlate 0.99 with the exact search of each
     whole deal and mark the 30 decisions as it does (two tricks searched: 0.61, 2 of 30 marked
     otherwise), for half a whole deal's search; at six, 0.82 and 3 of 24 otherwise (two
     tricks: −0.08 and 4; five: 0.97 for ten times the cost). Not the default: at five cards it
-    costs 1.9-2.7 s more a two-deck hand (hands 1-4), past the 10 s a hand the standard
-    budget keeps to."""
+    costs 1.8-2.8 s more a two-deck hand (hands 1-8: 8.3 → 10.1 s, marking two errors of 16
+    and 18 points the default leaves unmarked), past the 10 s a hand the standard budget keeps
+    to."""
     max_alternatives: int = 400
     """At most this many alternatives valued (the play made, the likely plays, then card order):
     in practice every one (the most a decision of the sample matches has is 357, a three-deck
@@ -168,7 +170,7 @@ LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "small_solo": 4,
               "large_solo": 4, "exact_solo": 4, "contenders": 2},
     "standard": {},
-    "thorough": {"samples": 128, "confirm": 384},
+    "thorough": {"samples": 128, "confirm": 384, "deep_cards": 5},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
@@ -176,7 +178,8 @@ decisions come out unclear, none is marked on less evidence: the confidence rule
 decision still undecided and 18,432 more for the runners left, 36,864 at one deck and 2,304
 past two decks; until
 session 20, when the
-rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals)."""
+rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals, and
+from five cards a seat the playouts searched after one trick: ``Budget.deep_cards``)."""
 
 
 def budget_at(level: str = "standard", **overrides: Any) -> Budget:

@@ -1053,6 +1053,7 @@ def test_named_levels_set_the_budget_and_review_the_same_decisions():
     quick = budget_at("quick")
     assert (quick.samples, quick.confirm) == (3, 9) and quick.samples < Budget().samples
     assert budget_at("thorough", seed=2).samples == 4 * Budget().samples
+    assert budget_at("thorough").endgame_at(5, 1.0) == 4 > Budget().endgame_at(5, 1.0)
     assert budget_at("quick", samples=5, confirm=None).samples == 5
     with pytest.raises(ValueError, match="unknown review level"):
         budget_at("fast")

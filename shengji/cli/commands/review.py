@@ -42,7 +42,8 @@ from shengji.cli.common import (
               default="standard", show_default=True,
               help="Budget by name: quick (3 deals a decision, 9 a race round; for large "
                    "collections, about a tenth of standard's time), standard (32 and 96), "
-                   "thorough (128 and 384).")
+                   "thorough (128 and 384, and from five cards a seat each playout searched "
+                   "after one trick).")
 @click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
               help=f"Budget: random deals of the unseen cards per decision (at most "
                    f"{MAX_SAMPLES}; default: the level's).")

@@ -251,9 +251,20 @@ static int achieving(const Spec *s, const Order *o, const int *card, const int *
     return result;
 }
 
+/* the cards of h with copies, in card order, and their copies (read from h's entries, which
+ * are few: an entry may stay at 0 copies, or come twice) */
 static void sorted_items(const Hold *h, int *card, int *cnt, int *ni) {
     int k = 0;
-    for (int c = 0; c < NC; c++) if (h->cnt[c] > 0) { card[k] = c; cnt[k] = h->cnt[c]; k++; }
+    for (int i = 0; i < h->n; i++) {
+        int c = h->card[i], j = k;
+        if (h->cnt[c] <= 0) continue;
+        while (j > 0 && card[j - 1] > c) j--;
+        if (j > 0 && card[j - 1] == c) continue;
+        memmove(card + j + 1, card + j, sizeof(int) * (size_t)(k - j));
+        card[j] = c;
+        k++;
+    }
+    for (int i = 0; i < k; i++) cnt[i] = h->cnt[card[i]];
     *ni = k;
 }
 
@@ -434,7 +445,13 @@ static int follow_spec(const Game *g, int seat, Spec *s) {
     if (g->special) s->n = g->lead_size;  /* not holding the pattern: trumps, then any */
     holding(g, seat, k, &s->suit);
     hold_clear(&s->others);
-    for (int c = 0; c < NC; c++) if (g->held[seat][c] && o->klass[c] != k) hold_add(&s->others, c, g->held[seat][c]);
+    int rest = 0;  /* the seat's cards of the other classes: the walk stops past the last */
+    for (int q = 0; q < 5; q++) if (q != k) rest += g->class_left[seat][q];
+    for (int c = 0; c < NC && rest > 0; c++)
+        if (g->held[seat][c] && o->klass[c] != k) {
+            hold_add(&s->others, c, g->held[seat][c]);
+            rest -= g->held[seat][c];
+        }
     int total = hold_total(&s->suit);
     s->m = s->n < total ? s->n : total;
     s->nu = g->nkinds;

@@ -179,6 +179,32 @@ static int throw_fails(const Game *g, int seat, const int *cards, int n) {
 
 typedef struct { int n, cap; Unit *u; } UnitVec;
 
+/* Freed unit lists kept for the next uv_init (a lead lists its units at every lead of a
+ * playout and at every lead node of a search; under the GIL, as the plays' pool) */
+#define UV_POOL 4
+static struct { Unit *u; int cap; } uv_pool[UV_POOL];
+static int uv_npool = 0;
+
+static void uv_init(UnitVec *v) {
+    v->n = 0;
+    if (uv_npool > 0) {
+        uv_npool--;
+        v->u = uv_pool[uv_npool].u; v->cap = uv_pool[uv_npool].cap;
+    } else {
+        v->u = NULL; v->cap = 0;
+    }
+}
+
+static void uv_release(UnitVec *v) {
+    if (v->u && uv_npool < UV_POOL) {
+        uv_pool[uv_npool].u = v->u; uv_pool[uv_npool].cap = v->cap;
+        uv_npool++;
+    } else {
+        free(v->u);
+    }
+    v->u = NULL; v->n = v->cap = 0;
+}
+
 static int uv_push(UnitVec *v, const Unit *u) {
     if (v->n == v->cap) {
         int cap = v->cap ? v->cap * 2 : 64;
@@ -225,7 +251,8 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
     for (int q = 0; q < no; q++) holding(g, opp[q], TRUMP, &trumps[q]);
     signed char ruffs[MAXP][5][MAXW + 1][MAXLEN + 1];
     memset(ruffs, -1, sizeof ruffs);
-    UnitVec units = {0, 0, NULL};
+    UnitVec units;
+    uv_init(&units);
     int ok = 1;
     for (int klass = 0; klass < 5 && ok; klass++) {
         Hold h;
@@ -325,7 +352,7 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
         }
         free(sure);
     }
-    free(units.u);
+    uv_release(&units);
     if (ok && g->r->patterns) {  /* 打万分's patterns: only their like beats them */
         for (int kind = P_STRAIGHT; kind <= P_JOKERS; kind++) {
             int found[8], nf = holds_pattern(o, kind, g->held[seat], found);
@@ -403,7 +430,7 @@ static int apply(Game *g, int seat, const int *cards, int n) {
     g->nplays = 0;
     int left = 0;
     for (int s2 = 0; s2 < g->P && !left; s2++)
-        for (int c = 0; c < NC; c++) if (g->held[s2][c]) { left = 1; break; }
+        for (int k = 0; k < 5; k++) if (g->class_left[s2][k]) { left = 1; break; }
     if (!left) g->finished = 1;
     return 1;
 }

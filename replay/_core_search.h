@@ -58,7 +58,9 @@ static Slot *table_find(TableObject *t, uint64_t key) {  /* NULL when absent */
 
 static Slot *table_put(TableObject *t, uint64_t key) {  /* found or added as (-1, inf) */
     if (2 * (t->used + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1024;
+        /* small at first: most tables are a playout's last two tricks, a few dozen
+         * positions, and a table is made for every deal */
+        size_t cap = t->cap ? 2 * t->cap : 64;
         Slot *slots = calloc(cap, sizeof(Slot));
         if (!slots) return NULL;
         for (size_t i = 0; i < t->cap; i++) {
@@ -207,26 +209,27 @@ static void unmake(Solver *S, int seat, const int *cards, int n, const Undo *u) 
 static int leads(const Game *g, int seat, Plays *out) {
     const Order *o = g->o;
     int listed = 0, total = 0;
-    for (int c = 0; c < NC; c++) total += g->held[seat][c];
+    for (int k = 0; k < 5; k++) total += g->class_left[seat][k];
     for (int k = 0; k < 5; k++) {
         Hold h;
         holding(g, seat, k, &h);
         if (!h.n) continue;
-        UnitVec uv = {0, 0, NULL};
-        if (!units_in(&h, o, g->r->max_width, &uv)) { free(uv.u); return -1; }
+        UnitVec uv;
+        uv_init(&uv);
+        if (!units_in(&h, o, g->r->max_width, &uv)) { uv_release(&uv); return -1; }
         int buf[MAXHAND];
         for (int q = 0; q < uv.n; q++) {
             const Unit *u = &uv.u[q];
             int nb = 0;
             for (int r = 0; r < u->l; r++)
                 for (int t = 0; t < u->w; t++) buf[nb++] = u->cards[r];
-            if (!plays_push(out, buf, nb)) { free(uv.u); return -1; }
+            if (!plays_push(out, buf, nb)) { uv_release(&uv); return -1; }
             listed++;
         }
-        if ((k == TRUMP && !g->r->trump_throws) || uv.n < 2) { free(uv.u); continue; }
-        if (uv.n > MAXK) { free(uv.u); return 0; }
+        if ((k == TRUMP && !g->r->trump_throws) || uv.n < 2) { uv_release(&uv); continue; }
+        if (uv.n > MAXK) { uv_release(&uv); return 0; }
         Plays seen;
-        if (!plays_init(&seen, total)) { free(uv.u); return -1; }
+        if (!plays_init(&seen, total)) { uv_release(&uv); return -1; }
         int idx[MAXK];
         for (int size = 2; size <= total && size <= uv.n; size++) {
             for (int i = 0; i < size; i++) idx[i] = i;
@@ -249,13 +252,13 @@ static int leads(const Game *g, int seat, Plays *out) {
                         again = seen.len[q] == nb &&
                                 !memcmp(seen.cards + (size_t)q * seen.stride, buf, sizeof(int) * nb);
                     if (!again) {
-                        if (!plays_push(&seen, buf, nb)) { plays_free(&seen); free(uv.u); return -1; }
+                        if (!plays_push(&seen, buf, nb)) { plays_free(&seen); uv_release(&uv); return -1; }
                         Unit parts[MAXHAND];
                         int np = decompose(o, buf, nb, parts);
                         if (np >= 2) {
                             listed++;
                             if (!units_beaten(g, seat, k, parts, np) && !plays_push(out, buf, nb)) {
-                                plays_free(&seen); free(uv.u); return -1;
+                                plays_free(&seen); uv_release(&uv); return -1;
                             }
                         }
                     }
@@ -269,7 +272,7 @@ static int leads(const Game *g, int seat, Plays *out) {
             if (listed > 400) break;
         }
         plays_free(&seen);
-        free(uv.u);
+        uv_release(&uv);
     }
     return 1;
 }
@@ -280,9 +283,23 @@ static int follows_all(const Game *g, int seat, Plays *out) {
     Spec *s = spec_new();
     if (!s) return -1;
     if (!follow_spec(g, seat, s)) { spec_free(s); return 0; }
-    int card[NC], cnt[NC], ni = 0;
-    for (int c = 0; c < NC; c++) if (g->held[seat][c]) { card[ni] = c; cnt[ni] = g->held[seat][c]; ni++; }
-    if (multisets_count(card, cnt, ni, s->n) > 400) { spec_free(s); return 0; }  /* Python samples */
+    /* more than 400 ways to choose the follow's cards: Python samples. The ways are at most
+     * C(cards held, cards played), which is enough to tell in most positions of a search */
+    int total = 0;
+    for (int k = 0; k < 5; k++) total += g->class_left[seat][k];
+    long long bound = 1;
+    for (int i = 0; i < s->n && bound <= 400; i++) bound = bound * (total - i) / (i + 1);
+    if (bound > 400) {
+        int card[NC], cnt[NC], ni = 0;  /* the seat's cards (their order counts for nothing) */
+        for (int k = 0; k < 5; k++) {
+            if (!g->class_left[seat][k]) continue;
+            for (int i = 0; i < g->o->nmem[k]; i++) {
+                int c = g->o->mem[k][i];
+                if (g->held[seat][c]) { card[ni] = c; cnt[ni] = g->held[seat][c]; ni++; }
+            }
+        }
+        if (multisets_count(card, cnt, ni, s->n) > 400) { spec_free(s); return 0; }
+    }
     int r = follows(s, g->o, 1 << 28, out);
     spec_free(s);
     return r;
@@ -295,22 +312,33 @@ static void touching(const Game *g, int seat, const Plays *plays, char *drop) {
     int singles = 0;
     for (int q = 0; q < plays->n; q++) singles += plays->len[q] == 1;
     if (g->r->patterns || singles < 2) return;
-    uint64_t live[5] = {0, 0, 0, 0, 0};  /* per class, the powers that could come between */
-    for (int other = 0; other < g->P; other++) {
-        if (other == seat) continue;
-        for (int c = 0; c < NC; c++) if (g->held[other][c]) live[o->klass[c]] |= (uint64_t)1 << o->power[c];
+    int codes[NC], nc = 0, classes = 0;
+    for (int q = 0; q < plays->n; q++) {
+        if (plays->len[q] != 1) continue;
+        int c = plays->cards[(size_t)q * plays->stride];
+        if (g->held[seat][c] == 1) {
+            codes[nc++] = (o->klass[c] * 256 + o->power[c]) * 64 + c;
+            classes |= 1 << o->klass[c];
+        }
+    }
+    /* per class of those singles, the powers that could come between: the other seats' cards
+     * (read through the class's members, where the seat holds any) and the trick's */
+    uint64_t live[5] = {0, 0, 0, 0, 0};
+    for (int k = 0; k < 5; k++) {
+        if (!(classes >> k & 1)) continue;
+        for (int other = 0; other < g->P; other++) {
+            if (other == seat || !g->class_left[other][k]) continue;
+            for (int i = 0; i < o->nmem[k]; i++) {
+                int c = o->mem[k][i];
+                if (g->held[other][c]) live[k] |= (uint64_t)1 << o->power[c];
+            }
+        }
     }
     for (int q = 0; q < g->nplays; q++)
         for (int i = 0; i < g->pn[q]; i++) {
             int c = g->pcards[q][i];
             live[o->klass[c]] |= (uint64_t)1 << o->power[c];
         }
-    int codes[NC], nc = 0;
-    for (int q = 0; q < plays->n; q++) {
-        if (plays->len[q] != 1) continue;
-        int c = plays->cards[(size_t)q * plays->stride];
-        if (g->held[seat][c] == 1) codes[nc++] = (o->klass[c] * 256 + o->power[c]) * 64 + c;
-    }
     qsort(codes, nc, sizeof(int), cmp_int);
     char dropped[NC];
     memset(dropped, 0, sizeof dropped);
@@ -346,7 +374,7 @@ static int solve_node(Solver *S, int alpha, int beta) {
     }
     int seat = to_play(g);
     int total = 0;
-    for (int c = 0; c < NC; c++) total += g->held[seat][c];
+    for (int k = 0; k < 5; k++) total += g->class_left[seat][k];
     if (!total) { S->status = HANDED_BACK; return 0; }  /* a broken world */
     Plays found;
     if (!plays_init(&found, g->nplays == 0 ? total : g->lead_size > total ? g->lead_size : total)) {
@@ -358,8 +386,10 @@ static int solve_node(Solver *S, int alpha, int beta) {
         S->status = HANDED_BACK;
         return 0;
     }
-    char *drop = calloc(found.n ? found.n : 1, 1);
+    char few[256];  /* most nodes list a few plays: no allocation for them */
+    char *drop = found.n <= (int)sizeof few ? few : malloc((size_t)found.n);
     if (!drop) { plays_free(&found); PyErr_NoMemory(); S->status = FAILED; return 0; }
+    memset(drop, 0, found.n ? (size_t)found.n : 1);
     touching(g, seat, &found, drop);
     int maximise = !g->side[seat];
     int best = maximise ? -1 : INF_VALUE, a = alpha, b = beta;
@@ -381,7 +411,7 @@ static int solve_node(Solver *S, int alpha, int beta) {
         }
         if (a >= b) break;
     }
-    free(drop);
+    if (drop != few) free(drop);
     plays_free(&found);
     if (S->status != SOLVED) return 0;
     Slot *slot = table_put(S->t, key);
@@ -447,7 +477,7 @@ static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *se
             int most = 0;
             for (int s = 0; s < g->P; s++) {
                 int n = 0;
-                for (int c = 0; c < NC; c++) n += g->held[s][c];
+                for (int k = 0; k < 5; k++) n += g->class_left[s][k];
                 if (n > most) most = n;
             }
             if (most <= endgame) break;

@@ -147,8 +147,8 @@ def review_decision(state: HandReplay, event: Play | KittyBury | Bid | Pass, *,
     """One decision valued as :func:`review_hand` values it: ``event`` (a lead or follow, the
     kitty burial, or a bid or pass of an auction) against its alternatives, ``state`` the hand
     replayed up to just before it (left as it was). ``None`` where there was nothing to decide
-    or the budget leaves it out (a forced play, one after a violation, the burial with
-    ``budget.bury`` off). ``rng``: the draws (default: seeded by the hand, the event's place
+    or the budget leaves it out (a forced play, a play or bid after the hand's first violation,
+    the burial with ``budget.bury`` off). ``rng``: the draws (default: seeded by the hand, the event's place
     and ``budget.seed``, so the same call gives the same answer). Declarations are reviewed
     with their hand (they are weighed against the ones never made): :func:`review_hand`."""
     if not isinstance(event, (Play, KittyBury, Bid, Pass)):
@@ -235,12 +235,13 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     endgame = budget.endgame_at(held, scale)
 
     ends: dict = {}  # the settlements of the hands' ends, shared by this decision's deals
+    agents = None if budget.rollout == "greedy" else \
+        (lambda d: rollout_agents(budget.rollout, d, state.players))
 
     def evaluate(alts: list[list[int]], samples: int) -> list[list[float]]:
         if deals is not None:  # every consistent deal, solved exactly: one expected row
             return [exact_values(deals, seat, alts)]
-        return rollout_samples(state, seat, alts, samples, rng,
-                               agents=lambda d: rollout_agents(budget.rollout, d, state.players),
+        return rollout_samples(state, seat, alts, samples, rng, agents=agents,
                                exact_cards=exact_cards, endgame=endgame, ends=ends)
 
     # the race's deals cost a search each (solved whole, or their last tricks searched deep)

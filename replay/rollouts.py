@@ -174,11 +174,10 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     rows: list[list[float]] = []
     known = knowledge(state, seat)  # the same for every deal
     batched = _batchable(state, alternatives)
-    # the alternatives the C core plays out, with the rollout player: the deal need not be
-    # made a state for them; the core's position is the first deal's, each later deal's
-    # holdings put in (nothing else in it depends on the deal). The review takes this path
-    # since session 40 (it passed agents before): the same values, no time measurably saved.
-    direct = make(0) is None and bool(batched) and BATCH  # no agents: the rollout player
+    # the alternatives the C core plays out, with the rollout player (no agents): the deal
+    # need not be made a state for them; the core's position is the first deal's, each later
+    # deal's holdings put in (nothing else in it depends on the deal)
+    direct = agents is None and bool(batched) and BATCH
     template: tuple | None = None
     # each deal solved exactly once every seat holds at most exact_cards (as in
     # enumerated_deals, and as the review's race reads it: one test, most_held)

@@ -444,16 +444,21 @@ static int follow_spec(const Game *g, int seat, Spec *s) {
     for (int i = 0; i < g->nkinds; i++) s->n += g->kinds[i].w * g->kinds[i].l;
     if (g->special) s->n = g->lead_size;  /* not holding the pattern: trumps, then any */
     holding(g, seat, k, &s->suit);
-    hold_clear(&s->others);
-    int rest = 0;  /* the seat's cards of the other classes: the walk stops past the last */
-    for (int q = 0; q < 5; q++) if (q != k) rest += g->class_left[seat][q];
-    for (int c = 0; c < NC && rest > 0; c++)
-        if (g->held[seat][c] && o->klass[c] != k) {
-            hold_add(&s->others, c, g->held[seat][c]);
-            rest -= g->held[seat][c];
-        }
     int total = hold_total(&s->suit);
     s->m = s->n < total ? s->n : total;
+    /* the seat's cards of the other classes, in card order: read only by a follow that the
+     * led class cannot fill (s->m < s->n), so listed only then */
+    s->others.n = 0;
+    if (s->m < s->n) {
+        hold_clear(&s->others);
+        int rest = 0;  /* the walk stops past the last of them */
+        for (int q = 0; q < 5; q++) if (q != k) rest += g->class_left[seat][q];
+        for (int c = 0; c < NC && rest > 0; c++)
+            if (g->held[seat][c] && o->klass[c] != k) {
+                hold_add(&s->others, c, g->held[seat][c]);
+                rest -= g->held[seat][c];
+            }
+    }
     s->nu = g->nkinds;
     int singles = 1;
     for (int i = 0; i < s->nu; i++) {

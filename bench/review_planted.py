@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 import gamelog  # noqa: E402
 import replay  # noqa: E402
 from bench.lookahead import whole_hand  # noqa: E402
+from bench.review_stability import budget_fields  # noqa: E402
 from gamelog.cards import CARD_TOKENS  # noqa: E402
 from gamelog.model import KittyBury, Play  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
@@ -285,9 +286,15 @@ def main() -> None:
                     help="value each planted play left unmarked again with the simulator's "
                          "agent at every seat, each seeing only its own cards "
                          "(second_opinion): is it plainly bad to another evaluator?")
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                    help="a budget field of the review, as FIELD=VALUE (repeatable)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     kinds = frozenset(args.kinds)
+    try:
+        fields = budget_fields(args.set)
+    except ValueError as err:
+        ap.error(str(err))
     pairs: list[tuple] = []  # (first run's decision, second run's), with --again
 
     def seat_agent(rng: random.Random) -> HeuristicAgent:
@@ -315,7 +322,7 @@ def main() -> None:
                                 else seat_agent(rng))
         hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
         mine: list = []
-        budget = budget_at(args.level, seed=seeds[0], declarations=False)
+        budget = budget_at(args.level, seed=seeds[0], declarations=False, **fields)
         firsts: list = []
         for r in review_hands(iter(hands), budget=budget, jobs=args.jobs):
             firsts += r.decisions
@@ -330,7 +337,7 @@ def main() -> None:
                         others_by[d.mark] = others_by.get(d.mark, 0) + 1
                         marked_kind[d.kind] = marked_kind.get(d.kind, 0) + 1
         if args.again is not None:
-            second = budget_at(args.level, seed=args.again, declarations=False)
+            second = budget_at(args.level, seed=args.again, declarations=False, **fields)
             seconds = [d for r in review_hands(iter(hands), budget=second, jobs=args.jobs)
                        for d in r.decisions]
             pairs += list(zip(firsts, seconds, strict=True))

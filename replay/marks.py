@@ -110,7 +110,7 @@ class Budget:
     tricks: −0.08 and 4; five: 0.97 for ten times the cost). Not the default: at five cards it
     costs 1.8-2.8 s more a two-deck hand (hands 1-8: 8.3 → 10.1 s, marking two errors of 16
     and 18 points the default leaves unmarked), past the 10 s a hand the standard budget keeps
-    to."""
+    to; since session 41's cheaper search 8.3 → 9.9 s (hands 1-2), no margin left to it."""
     max_alternatives: int = 400
     """At most this many alternatives valued (the play made, the likely plays, then card order):
     in practice every one (the most a decision of the sample matches has is 357, a three-deck

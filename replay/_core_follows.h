@@ -451,8 +451,7 @@ static int follow_spec(const Game *g, int seat, Spec *s) {
     s->others.n = 0;
     if (s->m < s->n) {
         hold_clear(&s->others);
-        int rest = 0;  /* the walk stops past the last of them */
-        for (int q = 0; q < 5; q++) if (q != k) rest += g->class_left[seat][q];
+        int rest = cards_held(g, seat) - g->class_left[seat][k];  /* the walk stops past the last */
         for (int c = 0; c < NC && rest > 0; c++)
             if (g->held[seat][c] && o->klass[c] != k) {
                 hold_add(&s->others, c, g->held[seat][c]);

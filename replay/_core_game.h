@@ -36,6 +36,11 @@ static void holding(const Game *g, int seat, int k, Hold *h) {  /* state.class_h
     }
 }
 
+static int cards_held(const Game *g, int seat) {  /* from the seat's counts per class */
+    const int *k = g->class_left[seat];
+    return k[0] + k[1] + k[2] + k[3] + k[4];
+}
+
 static int to_play(const Game *g) {  /* search.to_play (the hand not over) */
     return g->nplays == 0 ? g->leader : (g->pseat[g->nplays - 1] + 1) % g->P;
 }

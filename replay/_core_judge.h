@@ -403,8 +403,7 @@ static int one_trick(const JudgeObject *self, const Kinds *kd, Game *g, PyObject
         }
     }
     int left = 0;
-    for (int st = 0; st < P && !left; st++)
-        for (int k = 0; k < 5; k++) if (g->class_left[st][k]) { left = 1; break; }
+    for (int st = 0; st < P && !left; st++) left = cards_held(g, st) > 0;
     Py_ssize_t take = P;
     if (i + P < nev && (PyObject *)Py_TYPE(PyList_GET_ITEM(events, i + P)) == kd->end_type) {
         if (!claim_holds(kd, PyList_GET_ITEM(events, i + P), number, winner, total)) return 0;

@@ -429,8 +429,7 @@ static int apply(Game *g, int seat, const int *cards, int n) {
     g->leader = winner;
     g->nplays = 0;
     int left = 0;
-    for (int s2 = 0; s2 < g->P && !left; s2++)
-        for (int k = 0; k < 5; k++) if (g->class_left[s2][k]) { left = 1; break; }
+    for (int s2 = 0; s2 < g->P && !left; s2++) left = cards_held(g, s2) > 0;
     if (!left) g->finished = 1;
     return 1;
 }

@@ -209,7 +209,7 @@ static void unmake(Solver *S, int seat, const int *cards, int n, const Undo *u) 
 static int leads(const Game *g, int seat, Plays *out) {
     const Order *o = g->o;
     int listed = 0, total = 0;
-    for (int k = 0; k < 5; k++) total += g->class_left[seat][k];
+    total = cards_held(g, seat);
     for (int k = 0; k < 5; k++) {
         Hold h;
         holding(g, seat, k, &h);
@@ -285,8 +285,7 @@ static int follows_all(const Game *g, int seat, Plays *out) {
     if (!follow_spec(g, seat, s)) { spec_free(s); return 0; }
     /* more than 400 ways to choose the follow's cards: Python samples. The ways are at most
      * C(cards held, cards played), which is enough to tell in most positions of a search */
-    int total = 0;
-    for (int k = 0; k < 5; k++) total += g->class_left[seat][k];
+    int total = cards_held(g, seat);
     long long bound = 1;
     for (int i = 0; i < s->n && bound <= 400; i++) bound = bound * (total - i) / (i + 1);
     if (bound > 400) {
@@ -322,7 +321,8 @@ static void touching(const Game *g, int seat, const Plays *plays, char *drop) {
         }
     }
     /* per class of those singles, the powers that could come between: the other seats' cards
-     * (read through the class's members, where the seat holds any) and the trick's */
+     * (read through the class's members, in the classes each of them holds any of) and the
+     * trick's */
     uint64_t live[5] = {0, 0, 0, 0, 0};
     for (int k = 0; k < 5; k++) {
         if (!(classes >> k & 1)) continue;
@@ -373,8 +373,7 @@ static int solve_node(Solver *S, int alpha, int beta) {
         if (high < beta) beta = high;
     }
     int seat = to_play(g);
-    int total = 0;
-    for (int k = 0; k < 5; k++) total += g->class_left[seat][k];
+    int total = cards_held(g, seat);
     if (!total) { S->status = HANDED_BACK; return 0; }  /* a broken world */
     Plays found;
     if (!plays_init(&found, g->nplays == 0 ? total : g->lead_size > total ? g->lead_size : total)) {
@@ -476,8 +475,7 @@ static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *se
         if (g->nplays == 0) {
             int most = 0;
             for (int s = 0; s < g->P; s++) {
-                int n = 0;
-                for (int k = 0; k < 5; k++) n += g->class_left[s][k];
+                int n = cards_held(g, s);
                 if (n > most) most = n;
             }
             if (most <= endgame) break;

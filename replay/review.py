@@ -148,8 +148,8 @@ def review_decision(state: HandReplay, event: Play | KittyBury | Bid | Pass, *,
     kitty burial, or a bid or pass of an auction) against its alternatives, ``state`` the hand
     replayed up to just before it (left as it was). ``None`` where there was nothing to decide
     or the budget leaves it out (a forced play, a play or bid after the hand's first violation,
-    the burial with ``budget.bury`` off). ``rng``: the draws (default: seeded by the hand, the event's place
-    and ``budget.seed``, so the same call gives the same answer). Declarations are reviewed
+    the burial with ``budget.bury`` off). ``rng``: the draws (default: seeded by the hand, the
+    event's place and ``budget.seed``, so the same call gives the same answer). Declarations are reviewed
     with their hand (they are weighed against the ones never made): :func:`review_hand`."""
     if not isinstance(event, (Play, KittyBury, Bid, Pass)):
         raise TypeError(f"review_decision reviews plays, burials and bids, not {event!r}")

@@ -50,7 +50,13 @@ def main() -> None:
     except ValueError as err:
         ap.error(str(err))
     if args.at:
-        at_decisions(args.sample, args.at, budget, args.out)
+        if not args.sample:
+            ap.error("--at needs --sample")
+        try:
+            wanted = [(int(h), int(c)) for h, c in (pair.split(":") for pair in args.at.split(","))]
+        except ValueError:
+            ap.error(f"--at {args.at}: give HAND:CARDS pairs, comma-separated (as 2:18,1:5)")
+        at_decisions(args.sample, wanted, budget, args.out)
         return
     first, last = (int(x) for x in args.hands.split("-"))
     cases = ((args.sample, set(range(first, last + 1))),) if args.sample else CASES
@@ -70,9 +76,9 @@ def main() -> None:
         args.out.write_text(json.dumps(marks))
 
 
-def at_decisions(sample: str, at: str, budget: Budget, out: Path | None) -> None:
+def at_decisions(sample: str, wanted: list[tuple[int, int]], budget: Budget,
+                 out: Path | None) -> None:
     """``--at``: each chosen decision reviewed alone; CPU and marks as for whole hands."""
-    wanted = [tuple(int(x) for x in pair.split(":")) for pair in at.split(",")]
     path = ROOT / "samples" / "matches" / f"{sample}.jsonl"
     found = {}
     spent = 0.0
@@ -90,10 +96,13 @@ def at_decisions(sample: str, at: str, budget: Budget, out: Path | None) -> None
                 if d is not None:
                     found[(hand.number, held)] = [d.mark, round(d.swing, 3), d.best,
                                                   d.alternatives]
+                    if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
+                        print(f"  {len(found)} of {len(wanted)} decisions: {spent:.1f} s",
+                              file=sys.stderr, flush=True)
             state.apply(ev)
     print(f"{sample:<15} decisions {len(found)} of {len(wanted)}  {spent:6.1f} s CPU")
     if out:
-        out.write_text(json.dumps([found.get(tuple(w)) for w in wanted]))
+        out.write_text(json.dumps([found.get(w) for w in wanted]))
 
 
 if __name__ == "__main__":

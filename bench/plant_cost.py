@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 import replay  # noqa: E402
 from bench.duplicate import first_hand, over_deals, side_points  # noqa: E402
-from bench.review_planted import KINDS, Planter  # noqa: E402
+from bench.review_planted import EVERY_KIND, KINDS, Planter  # noqa: E402
 from gamelog.model import Hand  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
@@ -65,7 +65,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--decks", type=int, default=1)
     ap.add_argument("--deals", type=int, default=1000)
-    ap.add_argument("--kinds", nargs="+", choices=sorted(KINDS), default=sorted(KINDS))
+    ap.add_argument("--kinds", nargs="+", choices=sorted(EVERY_KIND), default=sorted(KINDS))
     ap.add_argument("--first", type=int, help="the first deal's seed (default: drawn fresh)")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     args = ap.parse_args()

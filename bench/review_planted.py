@@ -5,7 +5,7 @@ simulator's agent, the heuristic agent looking ahead in the last eight tricks) e
 planted error per hand, at its first chance of any of five kinds (see :class:`Planter`): points thrown by the
 declarer's side onto a trick a defender has already won (a 10 or a K given away), a trick full
 of points left to the opponents by the last player who could win it with a card of the led
-suit, an ace of the led suit thrown under an opponent's ruff while a lower card of the suit
+suit, a sure-winning ace of another suit thrown under an opponent's ruff while a small card
 could go, as the declarer the most points it can buried in the kitty, and in the last two
 tricks the play worth least from what the seat knew (since session 28). Every hand is
 reviewed; the benchmark prints how many planted plays were marked (per kind, with their
@@ -24,15 +24,18 @@ heuristic agent alone (every session's figures before 34).
     python bench/review_planted.py --decks 2 --kinds points win ace   # the plays only
     python bench/review_planted.py --seats lookahead --decks 2        # among good players
     python bench/review_planted.py --second -v    # each unmarked plant valued again, own view
+    python bench/review_planted.py --kinds ace --matches 60 --plants-only -v   # a rare kind
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,7 +45,7 @@ import gamelog  # noqa: E402
 import replay  # noqa: E402
 from bench.lookahead import whole_hand  # noqa: E402
 from bench.review_stability import budget_fields  # noqa: E402
-from gamelog.cards import CARD_TOKENS  # noqa: E402
+from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS  # noqa: E402
 from gamelog.model import KittyBury, Play  # noqa: E402
 from replay.agents import HeuristicAgent  # noqa: E402
 from replay.candidates import decision_choices  # noqa: E402
@@ -51,12 +54,16 @@ from replay.engine import HandReplay, play_strength  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
-from replay.review import budget_at, review_decision, review_hands  # noqa: E402
+from replay.review import _review_tasks, budget_at, review_decision, review_hands  # noqa: E402
 from replay.rollouts import exact_values, most_held, rollout_samples  # noqa: E402
 from replay.search import defends  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
+from replay.trick import voids_shown  # noqa: E402
 
 KINDS = frozenset({"points", "win", "ace", "bury", "last"})
+"""The kinds planted unless others are asked for."""
+EVERY_KIND = KINDS | {"ruffed"}
+"""Every kind :class:`Planter` knows (``ruffed`` costs nothing in play: see the class)."""
 
 
 class Planter(HeuristicAgent):
@@ -80,14 +87,18 @@ class Planter(HeuristicAgent):
       a deck or more on the table, it plays its lowest pointless card that does not win while
       it holds a card of the led suit that would (the points left to the other side; until
       session 20 the winning card could be a trump, whose cost the review rightly weighed);
-    - ``ace``: a side suit led with a single, an opponent's trump winning the trick, it plays
-      its ace of the suit under the ruff while it holds a lower pointless card of the suit, the
-      ace sure to win a later round of the suit (no copy of it unseen: at two decks the other
-      ace played or held) that is thrown away (until session 19 the lower card could be a 10
-      or a K, and the ace was then the cheaper card to give; until session 24 the ace need not
-      be sure). The ruffer has shown a void in the suit, so the ace wins a later round only
-      where that opponent cannot ruff it then: the cost is often small, and nothing when both
-      opponents are void (the review valued one such ace at 0.0 in session 24, rightly);
+    - ``ace``: a side suit led with a single, an opponent's trump winning the trick, the seat
+      void in the suit throws away the sure winner of another side suit (an ace, no copy of it
+      unseen, no opponent shown void in its suit) while it holds a small pointless side-suit
+      single (2-9) it could throw instead (since session 42: the ace's later trick is lost);
+    - ``ruffed`` (not planted unless asked for; the ``ace`` kind until session 41): a side
+      suit led with a single, an opponent's trump winning the trick, it plays its ace of the
+      suit under the ruff while it holds a lower pointless card of the suit, the ace with no
+      copy unseen (until session 19 the lower card could be a 10 or a K; until session 24 the
+      ace need not be sure). The ruffer has just shown a void in the suit, so the ace wins a
+      later round only where that opponent cannot ruff it then: the cost is often nothing
+      (+0.1 ± 1.4 points at one deck in play, ``bench/plant_cost.py``, session 39), and the
+      review valued such aces at 0-2.8, rightly; it is not a plainly bad play;
     - ``bury``: as the declarer, it buries the most points it can in the kitty (pointless
       cards kept in hand instead), when that is 20 points a deck more than the agent's own
       burial;
@@ -186,12 +197,15 @@ class Planter(HeuristicAgent):
             # more the other ace played already or held; until session 24 any ace, which at
             # two decks may lose to the other one and was valued at 1-5 points)
             aces = [c for c in mine if CARD_TOKENS[c][0] == "A" and not view.unseen[c]]
-            if "ace" in self.kinds and not view.partner_side(best.seat) \
-                    and trick.lead_class != TRUMP and kinds == [(1, 1)] and top is not None \
-                    and top[0] == 1 and aces \
+            ruffed = not view.partner_side(best.seat) and trick.lead_class != TRUMP \
+                and kinds == [(1, 1)] and top is not None and top[0] == 1
+            if "ruffed" in self.kinds and ruffed and aces \
                     and any(not pts[c] and c not in aces for c in mine) \
                     and spec.contains([aces[0]]):
-                return self._plant("ace", view, [aces[0]])
+                return self._plant("ruffed", view, [aces[0]])
+            if "ace" in self.kinds and ruffed and not mine \
+                    and (thrown := self._sure_ace(view, spec)) is not None:
+                return self._plant("ace", view, thrown)
             if not view.partner_side(best.seat) and len(trick.plays) == view.players - 1 \
                     and kinds == [(1, 1)] and top is not None:
                 on_table = sum(pts[c] for p in trick.plays for c in p.cards)
@@ -231,10 +245,121 @@ class Planter(HeuristicAgent):
             else super().follow(view, spec)
         return self._last(view, usual) or usual
 
+    @staticmethod
+    def _sure_ace(view, spec) -> list[int] | None:  # type: ignore[no-untyped-def]
+        """The ``ace`` kind's card: a side-suit ace the seat may throw that is sure to win a
+        round of its suit (its only copy left, no opponent shown void in the suit), when a
+        small pointless side-suit single could be thrown instead; ``None`` otherwise."""
+        order, pts = view.order, view.rules.points_table()
+        voids = voids_shown(order, [*view.tricks, view.trick], view.players)
+        opponents = [s for s in range(view.players) if not view.partner_side(s)]
+
+        def side(c: int) -> bool:
+            return view.hand[c] == 1 and order.klass[c] != TRUMP and spec.contains([c])
+
+        aces = [c for c in range(54) if side(c) and CARD_TOKENS[c][0] == "A"
+                and not view.unseen[c]
+                and not any(order.klass[c] in voids[s] for s in opponents)]
+        small = [c for c in range(54) if side(c) and not pts[c]
+                 and CARD_TOKENS[c][0] in "23456789"]
+        return [aces[0]] if aces and small else None
+
     def _plant(self, kind: str, view, cards: list[int]) -> list[int]:  # type: ignore[no-untyped-def]
         self.done = True
         self.planted.append((kind, len(view.tricks) + 1, sorted(cards)))
         return cards
+
+
+def seat_agents(seats: str, deals: int, kinds: frozenset[str], planted: list
+                ) -> Callable[[int, random.Random], HeuristicAgent]:
+    """The match's agents: seat 1 the :class:`Planter` (recording into ``planted``), the
+    others ``seats`` (``simulator``, ``heuristic`` or ``lookahead`` on ``deals`` deals)."""
+    def other(rng: random.Random) -> HeuristicAgent:
+        if seats == "lookahead":
+            return whole_hand(rng, deals)
+        return LookaheadAgent(rng) if seats == "simulator" else HeuristicAgent(rng)
+
+    def agents(seat: int, rng: random.Random) -> HeuristicAgent:
+        if seat == 1:
+            return Planter(rng, planted, kinds, None if seats == "heuristic" else other(rng))
+        return other(rng)
+
+    return agents
+
+
+def play_match(rules, seed: int, hands: int, agents) -> list:  # type: ignore[no-untyped-def]
+    """The simulated match's hands, as a reader loads them from its record."""
+    events = simulate_match(rules, f"planted-{seed}", seed, hands=hands, agents=agents)
+    return [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
+
+
+def planted_only(rules, seed: int, hands: int, seats: str, deals: int,  # type: ignore[no-untyped-def]
+                 kinds: frozenset[str], budget) -> list[tuple[str, int, object]]:
+    """``--plants-only``: the match simulated, and only its planted decisions reviewed, each
+    as :func:`replay.review.review_decision` values it (the same as in its hand's review:
+    its draws are fixed by its place); (kind, hand, decision) for each."""
+    planted: list[tuple[str, int, list[int]]] = []
+    played = play_match(rules, seed, hands, seat_agents(seats, deals, kinds, planted))
+    out: list[tuple[str, int, object]] = []
+    todo = iter(planted)
+    plant = next(todo, None)
+    for hand, hand_rules, context, problem in _review_tasks(iter(played), None, None):
+        if plant is None:
+            break
+        if problem is not None:
+            continue
+        state = HandReplay(hand_rules, hand, context=copy.deepcopy(context))
+        for ev in hand.events:
+            if plant is not None and getattr(ev, "seat", None) == 1 and (
+                    (type(ev) is KittyBury and plant[1] == 0)
+                    or (type(ev) is Play and plant[1] == len(state.tricks) + 1)) \
+                    and sorted(CARD_BY_TOKEN[t] for t in ev.cards) == plant[2]:
+                decision = review_decision(state, ev, budget=budget)
+                if decision is not None:
+                    out.append((plant[0], hand.number, decision))
+                plant = next(todo, None)
+                break
+            state.apply(ev)
+    return out
+
+
+def plants_only(rules, seeds: list[int], args, kinds: frozenset[str],  # type: ignore[no-untyped-def]
+                budget) -> dict[str, list]:
+    """``--plants-only``: each match in a worker (``-j``), its planted decisions alone
+    reviewed; the decisions by kind (printed as they come with ``-v``)."""
+    from replay.parallel import in_order, terminate_on_sigterm
+
+    tasks = [(rules, seed, args.hands, args.seats, args.deals, kinds, budget) for seed in seeds]
+    found: dict[str, list] = {}
+    with terminate_on_sigterm():
+        results = in_order(args.jobs, planted_only, tasks) if args.jobs > 1 \
+            else (planted_only(*t) for t in tasks)
+        for number, (seed, rows) in enumerate(zip(seeds, results, strict=True), 1):
+            for kind, hand, d in rows:
+                found.setdefault(kind, []).append(d)
+                if args.verbose:
+                    print(f"    {kind}: match seed {seed}, hand {hand}, trick {d.trick}: "
+                          f"{' '.join(d.made)} against {' '.join(d.best)}, estimated "
+                          f"{d.estimate:.1f} ± {d.error:.1f} on {d.deals} deals: "
+                          f"{d.mark or 'unmarked'}", flush=True)
+            if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
+                print(f"  match {number} of {len(seeds)} done", file=sys.stderr, flush=True)
+    return found
+
+
+def print_planted(found_by: dict[str, list], rules) -> None:  # type: ignore[no-untyped-def]
+    """How many planted plays were marked, in all and by kind, with their estimated swings."""
+    every = [d for ds in found_by.values() for d in ds]
+    caught = sum(d.mark is not None for d in every)
+    print(f"planted plays reviewed: {len(every)}; marked {caught} "
+          f"({100 * caught / max(len(every), 1):.0f} %); mean estimated swing "
+          f"{statistics.mean(d.estimate for d in every) if every else 0:.1f} points "
+          f"(an inaccuracy is {dict(thresholds(rules.decks / 2))['inaccuracy']:g})", flush=True)
+    for kind, ds in sorted(found_by.items()):
+        marked = sum(d.mark is not None for d in ds)
+        print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "
+              f"{' '.join(f'{d.estimate:.1f}' for d in sorted(ds, key=lambda d: d.estimate))}",
+              flush=True)
 
 
 def second_opinion(rules, hand, decision, seed: int):  # type: ignore[no-untyped-def]
@@ -266,7 +391,7 @@ def main() -> None:
     ap.add_argument("--level", default="standard", help="the review's named budget")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each planted play's review (made, best, estimate, mark)")
-    ap.add_argument("--kinds", nargs="+", choices=sorted(KINDS), default=sorted(KINDS),
+    ap.add_argument("--kinds", nargs="+", choices=sorted(EVERY_KIND), default=sorted(KINDS),
                     help="plant only these kinds (default: every one; burials come first in "
                          "a hand, so without them the plays are planted more often)")
     ap.add_argument("--seats", choices=("simulator", "heuristic", "lookahead"),
@@ -288,6 +413,9 @@ def main() -> None:
                          "(second_opinion): is it plainly bad to another evaluator?")
     ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="a budget field of the review, as FIELD=VALUE (repeatable)")
+    ap.add_argument("--plants-only", action="store_true",
+                    help="review only the planted decisions (each as in its hand's review), "
+                         "not the other seats': fast enough for many matches of a rare kind")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
     kinds = frozenset(args.kinds)
@@ -296,15 +424,14 @@ def main() -> None:
     except ValueError as err:
         ap.error(str(err))
     pairs: list[tuple] = []  # (first run's decision, second run's), with --again
-
-    def seat_agent(rng: random.Random) -> HeuristicAgent:
-        if args.seats == "lookahead":
-            return whole_hand(rng, args.deals)
-        return LookaheadAgent(rng) if args.seats == "simulator" else HeuristicAgent(rng)
-
     seeds = args.seeds or random.SystemRandom().sample(range(10_000, 10**7), args.matches)
     print(f"match seeds: {' '.join(map(str, seeds))}; review seed: {seeds[0]}", flush=True)
     rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
+    budget = budget_at(args.level, seed=seeds[0], declarations=False, **fields)
+    if args.plants_only:
+        found = plants_only(rules, seeds, args, kinds, budget)
+        print_planted(found, rules)
+        return
     found_by: dict[str, list] = {}
     others, others_marked = 0, 0
     others_by: dict[str, int] = {}
@@ -314,15 +441,9 @@ def main() -> None:
     started = time.perf_counter()
     for number, seed in enumerate(seeds, 1):
         planted: list[tuple[str, int, list[int]]] = []
-        events = simulate_match(rules, f"planted-{seed}", seed, hands=args.hands,
-                                agents=lambda seat, rng, planted=planted:
-                                Planter(rng, planted, kinds,
-                                        None if args.seats == "heuristic" else seat_agent(rng))
-                                if seat == 1
-                                else seat_agent(rng))
-        hands = [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
+        hands = play_match(rules, seed, args.hands,
+                           seat_agents(args.seats, args.deals, kinds, planted))
         mine: list = []
-        budget = budget_at(args.level, seed=seeds[0], declarations=False, **fields)
         firsts: list = []
         for r in review_hands(iter(hands), budget=budget, jobs=args.jobs):
             firsts += r.decisions
@@ -368,17 +489,7 @@ def main() -> None:
         if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
             print(f"  match {number} of {len(seeds)} (seed {seed}) reviewed: "
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-    every = [d for ds in found_by.values() for d in ds]
-    caught = sum(d.mark is not None for d in every)
-    print(f"planted plays reviewed: {len(every)}; marked {caught} "
-          f"({100 * caught / max(len(every), 1):.0f} %); mean estimated swing "
-          f"{statistics.mean(d.estimate for d in every) if every else 0:.1f} points "
-          f"(an inaccuracy is {dict(thresholds(rules.decks / 2))['inaccuracy']:g})", flush=True)
-    for kind, ds in sorted(found_by.items()):
-        marked = sum(d.mark is not None for d in ds)
-        print(f"  {kind}: {len(ds)} reviewed, {marked} marked; estimated swings "
-              f"{' '.join(f'{d.estimate:.1f}' for d in sorted(ds, key=lambda d: d.estimate))}",
-              flush=True)
+    print_planted(found_by, rules)
     if args.second:
         cut = dict(thresholds(rules.decks / 2))["inaccuracy"]
         plain = [(k, d, o) for k, d, o in seconds if o is not None and o.estimate >= cut]

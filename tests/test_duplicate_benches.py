@@ -1,14 +1,19 @@
 """The benchmarks that play a deal twice: bench/marks_pay.py (do the review's marks pay in
-play?) and bench/plant_cost.py (what does a planted bad play cost in play?)."""
+play?) and bench/plant_cost.py (what does a planted bad play cost in play?); and the planted
+kinds of bench/review_planted.py with its ``--plants-only`` mode."""
 
 from __future__ import annotations
 
 import replay
-from bench import marks_pay, plant_cost
+from bench import marks_pay, plant_cost, review_planted
 from bench.duplicate import side_points
 from bench.review_planted import KINDS
-from gamelog.cards import CARD_BY_TOKEN
-from replay.review import budget_at
+from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS
+from gamelog.model import Play
+from replay.engine import HandReplay, play_strength
+from replay.order import TRUMP
+from replay.review import budget_at, review_hands
+from replay.trick import voids_shown
 
 
 def _settings(kinds: set[str], cards: int) -> dict:
@@ -70,3 +75,56 @@ def test_no_kind_no_plant():
     plant_cost._start({"rules": replay.get_ruleset("tractor", players=4, decks=1),
                        "kinds": frozenset()})
     assert [plant_cost._deal(deal) for deal in (6, 7)] == [None, None]
+
+
+def test_the_ace_kind_throws_a_sure_winner_of_another_suit_under_a_ruff():
+    """``ace``: seat 1, void in the led side suit that an opponent ruffs, throws the ace of
+    another side suit that no opponent has shown void in, while a small card could go."""
+    rules = replay.get_ruleset("tractor", players=4, decks=1)
+    plant_cost._start({"rules": rules, "kinds": frozenset({"ace"})})
+    planted: list = []
+    hand = plant_cost.play(124, planted)  # found by trying deals: the plant is rare
+    [(kind, trick_no, [ace])] = planted
+    assert kind == "ace" and CARD_TOKENS[ace][0] == "A"
+    state = HandReplay(rules, hand)
+    for ev in hand.events:
+        if isinstance(ev, Play) and ev.seat == 1 and len(state.tricks) + 1 == trick_no:
+            break
+        state.apply(ev)
+    order, trick = state.order, state.trick
+    assert order is not None and trick is not None and trick.plays
+    assert [CARD_BY_TOKEN[t] for t in ev.cards] == [ace]
+    opponents = [s for s in range(4) if (s in rules.declarer_side(state.declarer))
+                 != (1 in rules.declarer_side(state.declarer))]
+    led = trick.lead_class
+    assert led != TRUMP and trick.lead_kinds == [(1, 1)]
+    winner = max(trick.plays, key=lambda p: play_strength(order, led, [(1, 1)], p.cards)
+                 or (-1, -1))
+    assert winner.seat in opponents and order.klass[winner.cards[0]] == TRUMP
+    assert not any(state.held[1][c] for c in order.members[led])  # void: a free throw
+    assert order.klass[ace] not in (TRUMP, led)
+    voids = voids_shown(order, [*state.tricks, trick], 4)
+    assert not any(order.klass[ace] in voids[s] for s in opponents)
+    points = rules.points_table()
+    assert any(state.held[1][c] and order.klass[c] != TRUMP and not points[c]
+               and CARD_TOKENS[c][0] in "23456789" for c in range(54))
+
+
+def test_plants_only_reviews_each_plant_as_the_whole_hands_review_does():
+    """``review_planted.py --plants-only``: a planted decision reviewed alone gets the values
+    and the mark it gets in its hand's review."""
+    rules = replay.get_ruleset("tractor", players=4, decks=1)
+    budget = budget_at("quick", seed=3, declarations=False)
+    alone = review_planted.planted_only(rules, 12, 2, "simulator", 48, KINDS - {"last"}, budget)
+    assert {k for k, _, _ in alone} == {"points", "bury"}  # a play and a burial
+    planted: list = []
+    hands = review_planted.play_match(
+        rules, 12, 2, review_planted.seat_agents("simulator", 48, KINDS - {"last"}, planted))
+    assert [k for k, _, _ in planted] == [k for k, _, _ in alone]
+    whole = {(r.hand, d.trick, tuple(d.made)): d
+             for r in review_hands(iter(hands), budget=budget) for d in r.decisions
+             if d.seat == 1}
+    for _kind, hand, d in alone:
+        same = whole[(hand, d.trick, tuple(d.made))]
+        assert (same.best, same.estimate, same.error, same.mark) == \
+            (d.best, d.estimate, d.error, d.mark)

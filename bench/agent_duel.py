@@ -7,7 +7,7 @@ kitty. Prints the points a hand the agent's side gains over the other agent's in
 declarer's side), and the levels, with their standard errors.
 Independent of the review: nothing here is valued by rollouts.
 
-    python bench/agent_duel.py --decks 1 --deals 3000
+    python bench/agent_duel.py --decks 1 --deals 3000 -j 2
     python bench/agent_duel.py --against heuristic --decks 2 --deals 800   # the lookahead's gain
     git show HEAD~1:replay/agents.py > /tmp/old_agents.py
     python bench/agent_duel.py --agent heuristic --against /tmp/old_agents.py --decks 2 --deals 1500
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import replay  # noqa: E402
-from bench.duplicate import first_hand, side_points  # noqa: E402
+from bench.duplicate import first_hand, over_deals, side_points  # noqa: E402
 from gamelog.model import Result  # noqa: E402
 from replay.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
@@ -47,22 +47,30 @@ def _agent_from(path: str) -> type:
     return module.HeuristicAgent
 
 
-def _side_scores(rules, deals: int, even: type, odd: type, leg: str  # type: ignore[no-untyped-def]
-                 ) -> list[tuple[int, int]]:
-    """Per deal: seats 0 and 2's points (+ as defenders, - as the declarer's side) and their
-    levels gained less the other side's; a count of the deals played on a terminal."""
-    out = []
-    for deal in range(deals):
-        if sys.stderr.isatty() and deal % 100 == 0:
-            print(f"\r  {leg}: {deal} of {deals} deals", end="", file=sys.stderr, flush=True)
-        hand = first_hand(rules, f"duel-{deal}", deal,
-                          lambda s, rng: even(rng) if s % 2 == 0 else odd(rng))
-        result = next(e for e in reversed(hand.events) if isinstance(e, Result))
-        change = result.level_change or [0, 0]
-        out.append((side_points(hand, 0), change[0] - change[1]))
-    if sys.stderr.isatty():
-        print("\r\033[K", end="", file=sys.stderr, flush=True)
-    return out
+_settings: dict = {}
+"""A worker's rules and the two agents' classes (set by :func:`_start`)."""
+
+
+def _start(settings: dict) -> None:
+    _settings.update(rules=settings["rules"], mine=_agent_from(settings["agent"]),
+                     other=_agent_from(settings["against"]))
+
+
+def _leg(deal: int, even: type, odd: type) -> tuple[int, int]:
+    """Seats 0 and 2's points in the deal's first hand (+ as defenders, - as the declarer's
+    side) and their levels gained less the other side's, ``even`` in those seats."""
+    hand = first_hand(_settings["rules"], f"duel-{deal}", deal,
+                      lambda s, rng: even(rng) if s % 2 == 0 else odd(rng))
+    result = next(e for e in reversed(hand.events) if isinstance(e, Result))
+    change = result.level_change or [0, 0]
+    return side_points(hand, 0), change[0] - change[1]
+
+
+def _deal(deal: int) -> tuple[float, float]:
+    """The agent under test's gain on the deal, played both ways: (points, levels)."""
+    mine, other = _settings["mine"], _settings["other"]
+    first, second = _leg(deal, mine, other), _leg(deal, other, mine)
+    return (first[0] - second[0]) / 2, (first[1] - second[1]) / 2
 
 
 def main() -> None:
@@ -75,13 +83,16 @@ def main() -> None:
                          "HeuristicAgent to play against (default: random)")
     ap.add_argument("--decks", type=int, default=1)
     ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (default 1)")
     args = ap.parse_args()
-    mine, other = NAMED[args.agent], _agent_from(args.against)
-    rules = replay.get_ruleset("tractor", players=4, decks=args.decks)
-    first = _side_scores(rules, args.deals, mine, other, "seats 0 and 2")
-    second = _side_scores(rules, args.deals, other, mine, "seats 1 and 3")
-    points = [(a[0] - b[0]) / 2 for a, b in zip(first, second, strict=True)]
-    levels = [(a[1] - b[1]) / 2 for a, b in zip(first, second, strict=True)]
+    settings = {"rules": replay.get_ruleset("tractor", players=4, decks=args.decks),
+                "agent": args.agent, "against": args.against}
+    if args.against not in NAMED and not Path(args.against).is_file():
+        ap.error(f"--against: {args.against} is neither an agent's name nor a file")
+    _agent_from(args.against)  # an agents file that cannot be loaded stops here, not in a worker
+    rows = list(over_deals(_deal, range(args.deals), args.deals, args.jobs, _start, settings))
+    points = [p for p, _ in rows]
+    levels = [lv for _, lv in rows]
 
     def shown(xs: list[float]) -> str:
         return f"{statistics.mean(xs):+.2f} ± {statistics.stdev(xs) / len(xs) ** 0.5:.2f}"

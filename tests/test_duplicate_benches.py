@@ -1,11 +1,12 @@
 """The benchmarks that play a deal twice: bench/marks_pay.py (do the review's marks pay in
-play?) and bench/plant_cost.py (what does a planted bad play cost in play?); and the planted
-kinds of bench/review_planted.py with its ``--plants-only`` mode."""
+play?), bench/plant_cost.py (what does a planted bad play cost in play?) and
+bench/agent_duel.py (is one agent stronger?); and the planted kinds of bench/review_planted.py
+with its ``--plants-only`` mode."""
 
 from __future__ import annotations
 
 import replay
-from bench import marks_pay, plant_cost, review_planted
+from bench import agent_duel, marks_pay, plant_cost, review_planted
 from bench.duplicate import side_points
 from bench.review_planted import KINDS
 from gamelog.cards import CARD_BY_TOKEN, CARD_TOKENS
@@ -128,3 +129,13 @@ def test_plants_only_reviews_each_plant_as_the_whole_hands_review_does():
         same = whole[(hand, d.trick, tuple(d.made))]
         assert (same.best, same.estimate, same.error, same.mark) == \
             (d.best, d.estimate, d.error, d.mark)
+
+
+def test_an_agent_duelled_against_itself_gains_nothing_and_against_random_gains():
+    """bench/agent_duel.py plays each deal both ways: the same agent on both sides breaks
+    even on every deal; the heuristic agent beats random play."""
+    rules = replay.get_ruleset("tractor", players=4, decks=1)
+    agent_duel._start({"rules": rules, "agent": "heuristic", "against": "heuristic"})
+    assert [agent_duel._deal(d) for d in (1, 2)] == [(0.0, 0.0), (0.0, 0.0)]
+    agent_duel._start({"rules": rules, "agent": "heuristic", "against": "random"})
+    assert sum(agent_duel._deal(d)[0] for d in range(1, 7)) > 0

@@ -84,7 +84,8 @@ def greedy_play_out(state: HandReplay, native: bool = True) -> int:
     return final_points(state)
 
 
-def greedy_value(state: HandReplay, endgame: int = 0, table: dict | None = None) -> int:
+def greedy_value(state: HandReplay, endgame: int = 0, table: dict | None = None,
+                 settle_end: Any = None) -> int:
     """What :func:`greedy_play_out` returns, the defenders' final points, leaving ``state``
     where it was when the C rollout player plays the hand (its plays are not applied here:
     the tricks' points and the last trick come back with them, and the hand is settled as
@@ -94,9 +95,11 @@ def greedy_value(state: HandReplay, endgame: int = 0, table: dict | None = None)
     With ``endgame``, the rollout player plays only until, at a lead, every seat holds at most
     ``endgame`` cards; the rest is valued by the exact search (:func:`replay.search.solve`,
     ``table`` one deal's search table): the last tricks played perfectly, on the C core where
-    it takes the position, else here with the same plays and value."""
+    it takes the position, else here with the same plays and value. ``settle_end``: what
+    settles the hand's ends for the C core there (default :func:`replay.search.settler` of
+    ``state``; the review passes one that keeps each end's settlement for the decision)."""
     if endgame:
-        return _value_with_endgame(state, endgame, {} if table is None else table)
+        return _value_with_endgame(state, endgame, {} if table is None else table, settle_end)
     found = native_result(state)
     if found is None:
         return greedy_play_out(state, native=False)
@@ -107,14 +110,15 @@ def greedy_value(state: HandReplay, endgame: int = 0, table: dict | None = None)
     return face
 
 
-def _value_with_endgame(state: HandReplay, endgame: int, table: dict) -> int:
+def _value_with_endgame(state: HandReplay, endgame: int, table: dict,
+                        settle_end: Any = None) -> int:
     """:func:`greedy_value` with an exact end (see there)."""
     core: Any = greedy_core()
     position = core_position(state) if core is not None else None
     if position is not None:
         try:
             found: int | None = core.play_value(*position, endgame, core_table(table),
-                                                settler(state))
+                                                settle_end or settler(state))
         except ValueError:  # past its fixed sizes
             found = None
         if found is not None:

@@ -57,13 +57,14 @@ def play_out(state: HandReplay, agents: list[Agent] | None = None) -> int:
 
 
 def play_value(state: HandReplay, agents: list[Agent] | None = None, endgame: int = 0,
-               table: dict | None = None) -> int:
+               table: dict | None = None, settle_end: Settle | None = None) -> int:
     """:func:`play_out`'s value, with ``state`` left mid-hand where the C rollout player
     plays it (:func:`replay.playout.greedy_value`): for callers that discard the state. With
     the rollout player, ``endgame``: the last tricks, from a lead where every seat holds at
-    most that many cards, valued by the exact search (``table``: the deal's search table)."""
+    most that many cards, valued by the exact search (``table``: the deal's search table;
+    ``settle_end``: its ends' settlement, as :func:`_settler` makes one)."""
     if agents is None:
-        return greedy_value(state, endgame, table)
+        return greedy_value(state, endgame, table, settle_end)
     return _play_on(state, agents)
 
 
@@ -212,12 +213,17 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             found = _batched(world, seat, alternatives, batched, -1 if exact else endgame,
                              table, ends)
         rest = [k for k in range(len(alternatives)) if k not in found]
+        # a throw, played here, keeps its ends' settlements with the decision's (as the
+        # batched plays do): outside patterns (打万分: its bombs) they depend on nothing else
+        keep = ends if players is None and not state.rules.pattern_kinds else None
+        kitty_points = sum([points[c] for c in world.kitty])
         for k in rest:
             # the deal itself serves the last one played here
             trial = world if k == rest[-1] else clone(world)
             apply_play(trial, seat, alternatives[k])
             found[k] = float(solve(trial, table)) if exact else float(play_value(
-                trial, players, endgame, table))
+                trial, players, endgame, table,
+                _settler(kitty_points, partial(settler, trial), keep)))
         rows.append([found[k] for k in range(len(alternatives))])
     return rows
 

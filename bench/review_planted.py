@@ -392,8 +392,9 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each planted play's review (made, best, estimate, mark)")
     ap.add_argument("--kinds", nargs="+", choices=sorted(EVERY_KIND), default=sorted(KINDS),
-                    help="plant only these kinds (default: every one; burials come first in "
-                         "a hand, so without them the plays are planted more often)")
+                    help="plant only these kinds (default: every one but ruffed, which is "
+                         "no bad play; burials come first in a hand, so without them the "
+                         "plays are planted more often)")
     ap.add_argument("--seats", choices=("simulator", "heuristic", "lookahead"),
                     default="simulator",
                     help="who plays the other decisions: the simulator's agent (the heuristic "

@@ -17,7 +17,6 @@ FIELD=VALUE``: a budget field (as ``bench/review_stability.py``'s).
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import sys
 import time
@@ -30,7 +29,7 @@ import gamelog  # noqa: E402
 import replay  # noqa: E402
 from bench.review_stability import budget_fields  # noqa: E402
 from gamelog.model import Play  # noqa: E402
-from replay.review import Budget, _review_tasks, review_decision, review_hands  # noqa: E402
+from replay.review import Budget, positions, review_decision, review_hands  # noqa: E402
 from replay.rollouts import most_held  # noqa: E402
 
 CASES = (("tractor-1deck", {1, 2}), ("tractor-2deck", {1}))
@@ -82,24 +81,19 @@ def at_decisions(sample: str, wanted: list[tuple[int, int]], budget: Budget,
     path = ROOT / "samples" / "matches" / f"{sample}.jsonl"
     found = {}
     spent = 0.0
-    for hand, rules, context, problem in _review_tasks(gamelog.read_hands(path), None, None):
-        cards = {c for h, c in wanted if h == hand.number}
-        if problem is not None or not cards:
-            continue
-        state = replay.HandReplay(rules, hand, context=copy.deepcopy(context) if context else None)
-        for ev in hand.events:
-            held = most_held(state) if state.order is not None else -1
-            if isinstance(ev, Play) and held in cards and (hand.number, held) not in found:
-                t0 = time.process_time()
-                d = review_decision(state, ev, budget=budget)
-                spent += time.process_time() - t0
-                if d is not None:
-                    found[(hand.number, held)] = [d.mark, round(d.swing, 3), d.best,
-                                                  d.alternatives]
-                    if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
-                        print(f"  {len(found)} of {len(wanted)} decisions: {spent:.1f} s",
-                              file=sys.stderr, flush=True)
-            state.apply(ev)
+    for hand, state, ev in positions(gamelog.read_hands(path),
+                                     keep=lambda h: any(h.number == w for w, _ in wanted)):
+        held = most_held(state) if state.order is not None else -1
+        if isinstance(ev, Play) and (hand.number, held) in wanted \
+                and (hand.number, held) not in found:
+            t0 = time.process_time()
+            d = review_decision(state, ev, budget=budget)
+            spent += time.process_time() - t0
+            if d is not None:
+                found[(hand.number, held)] = [d.mark, round(d.swing, 3), d.best, d.alternatives]
+                if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
+                    print(f"  {len(found)} of {len(wanted)} decisions: {spent:.1f} s",
+                          file=sys.stderr, flush=True)
     print(f"{sample:<15} decisions {len(found)} of {len(wanted)}  {spent:6.1f} s CPU")
     if out:
         out.write_text(json.dumps([found.get(w) for w in wanted]))

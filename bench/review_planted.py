@@ -30,7 +30,6 @@ heuristic agent alone (every session's figures before 34).
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 import statistics
 import sys
@@ -54,7 +53,7 @@ from replay.engine import HandReplay, play_strength  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
 from replay.marks import thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
-from replay.review import _review_tasks, budget_at, review_decision, review_hands  # noqa: E402
+from replay.review import budget_at, positions, review_decision, review_hands  # noqa: E402
 from replay.rollouts import exact_values, most_held, rollout_samples  # noqa: E402
 from replay.search import defends  # noqa: E402
 from replay.simulate import simulate_match  # noqa: E402
@@ -303,23 +302,18 @@ def planted_only(rules, seed: int, hands: int, seats: str, deals: int,  # type: 
     out: list[tuple[str, int, object]] = []
     todo = iter(planted)
     plant = next(todo, None)
-    for hand, hand_rules, context, problem in _review_tasks(iter(played), None, None):
+    reviewed = -1  # the hand whose plant is reviewed: one a hand at most
+    for hand, state, ev in positions(iter(played)):
         if plant is None:
             break
-        if problem is not None:
-            continue
-        state = HandReplay(hand_rules, hand, context=copy.deepcopy(context))
-        for ev in hand.events:
-            if plant is not None and getattr(ev, "seat", None) == 1 and (
-                    (type(ev) is KittyBury and plant[1] == 0)
-                    or (type(ev) is Play and plant[1] == len(state.tricks) + 1)) \
-                    and sorted(CARD_BY_TOKEN[t] for t in ev.cards) == plant[2]:
-                decision = review_decision(state, ev, budget=budget)
-                if decision is not None:
-                    out.append((plant[0], hand.number, decision))
-                plant = next(todo, None)
-                break
-            state.apply(ev)
+        if hand.number != reviewed and getattr(ev, "seat", None) == 1 and (
+                (type(ev) is KittyBury and plant[1] == 0)
+                or (type(ev) is Play and plant[1] == len(state.tricks) + 1)) \
+                and sorted(CARD_BY_TOKEN[t] for t in ev.cards) == plant[2]:
+            decision = review_decision(state, ev, budget=budget)
+            if decision is not None:
+                out.append((plant[0], hand.number, decision))
+            plant, reviewed = next(todo, None), hand.number
     return out
 
 

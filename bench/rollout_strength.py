@@ -25,7 +25,6 @@ seat, as the review does past one deck; at one deck the review solves each deal 
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 import statistics
 import sys
@@ -39,9 +38,8 @@ import gamelog  # noqa: E402
 from gamelog.cards import CARD_TOKENS, Card  # noqa: E402
 from gamelog.model import Play  # noqa: E402
 from replay.candidates import decision_choices  # noqa: E402
-from replay.engine import HandReplay  # noqa: E402
 from replay.marks import Budget, mark_for, point_scale, thresholds  # noqa: E402
-from replay.review import _review_tasks  # noqa: E402
+from replay.review import positions  # noqa: E402
 from replay.rollouts import most_held, rollout_samples  # noqa: E402
 from replay.search import defends, to_play  # noqa: E402
 
@@ -52,21 +50,16 @@ EVERY = 99
 def decisions(path: Path, first: int, last: int, low: int, high: int):  # type: ignore[no-untyped-def]
     """(hand number, trick, seat, state, alternatives with the play made first) for each
     recorded play of hands ``first``-``last`` made with ``low``-``high`` cards a seat."""
-    hands = list(gamelog.read_hands(path))
-    for hand, rules, context, problem in _review_tasks(iter(hands), None, None):
-        if problem is not None or not first <= hand.number <= last:
-            continue
-        state = HandReplay(rules, hand, context=copy.deepcopy(context) if context else None)
-        for ev in hand.events:
-            if isinstance(ev, Play) and state.order is not None and not state.finished \
-                    and not state.log.items and to_play(state) == ev.seat \
-                    and state.pending_forced is None and low <= most_held(state) <= high:
-                made = sorted(int(Card.parse(t)) for t in ev.cards)
-                options, _ = decision_choices(state, ev.seat, made)
-                others = [o for o in (sorted(o) for o in options) if o != made]
-                if others:
-                    yield hand.number, len(state.tricks) + 1, ev.seat, state, [made, *others]
-            state.apply(ev)
+    for hand, state, ev in positions(gamelog.read_hands(path),
+                                     keep=lambda h: first <= h.number <= last):
+        if isinstance(ev, Play) and state.order is not None and not state.finished \
+                and not state.log.items and to_play(state) == ev.seat \
+                and state.pending_forced is None and low <= most_held(state) <= high:
+            made = sorted(int(Card.parse(t)) for t in ev.cards)
+            options, _ = decision_choices(state, ev.seat, made)
+            others = [o for o in (sorted(o) for o in options) if o != made]
+            if others:
+                yield hand.number, len(state.tricks) + 1, ev.seat, state, [made, *others]
 
 
 def gains(rows: list[list[float]], sign: int) -> list[float]:

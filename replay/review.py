@@ -474,6 +474,22 @@ def _review_one(hand: Hand, rules: Any, context: Any, problem: str | None,
     return review_hand(hand, rules, budget=budget, context=context)
 
 
+def positions(hands: Iterable[Hand], *, ruleset: str | None = None,
+              keep: Callable[[Hand], bool] | None = None
+              ) -> Iterator[tuple[Hand, HandReplay, Event]]:
+    """Each event of each hand ``keep`` accepts (every one by default) with its hand replayed
+    up to just before it from the match's context, as :func:`review_decision` takes it; hands
+    that cannot be replayed are left out. The state is one object a hand, moved on past each
+    event once the next is asked for: use it before then."""
+    for hand, rules, context, problem in _review_tasks(hands, ruleset, keep):
+        if problem is not None:
+            continue
+        state = HandReplay(rules, hand, context=copy.deepcopy(context) if context else None)
+        for ev in hand.events:
+            yield hand, state, ev
+            state.apply(ev)
+
+
 def _review_tasks(hands: Iterable[Hand], ruleset: str | None,
                   keep: Callable[[Hand], bool] | None
                   ) -> Iterator[tuple[Hand, Any, Any, str | None]]:

@@ -184,6 +184,9 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     # enumerated_deals, and as the review's race reads it: one test, most_held)
     exact = most_held(state) <= exact_cards
     points = state.points_table
+    # a throw, played out below, keeps its ends' settlements with the decision's (as the
+    # batched plays do): outside patterns (打万分: its bombs) they depend on nothing else
+    ends = None if state.rules.pattern_kinds else ends
     for _ in range(samples):
         hands, kitty = deal(state, known, rng)
         draw = rng.randrange(1 << 30)
@@ -213,10 +216,8 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             found = _batched(world, seat, alternatives, batched, -1 if exact else endgame,
                              table, ends)
         rest = [k for k in range(len(alternatives)) if k not in found]
-        # a throw, played here, keeps its ends' settlements with the decision's (as the
-        # batched plays do): outside patterns (打万分: its bombs) they depend on nothing else
-        keep = ends if players is None and not state.rules.pattern_kinds else None
-        kitty_points = sum([points[c] for c in world.kitty])
+        keep = ends if players is None else None
+        kitty_points = sum([points[c] for c in world.kitty]) if rest and not exact else 0
         for k in rest:
             # the deal itself serves the last one played here
             trial = world if k == rest[-1] else clone(world)

@@ -292,7 +292,7 @@ def play_match(rules, seed: int, hands: int, agents) -> list:  # type: ignore[no
     return [h for m in gamelog.loads(gamelog.dumps(events)) for h in m.hands]
 
 
-def planted_only(rules, seed: int, hands: int, seats: str, deals: int,  # type: ignore[no-untyped-def]
+def match_plants(rules, seed: int, hands: int, seats: str, deals: int,  # type: ignore[no-untyped-def]
                  kinds: frozenset[str], budget) -> list[tuple[str, int, object]]:
     """``--plants-only``: the match simulated, and only its planted decisions reviewed, each
     as :func:`replay.review.review_decision` values it (the same as in its hand's review:
@@ -326,8 +326,8 @@ def plants_only(rules, seeds: list[int], args, kinds: frozenset[str],  # type: i
     tasks = [(rules, seed, args.hands, args.seats, args.deals, kinds, budget) for seed in seeds]
     found: dict[str, list] = {}
     with terminate_on_sigterm():
-        results = in_order(args.jobs, planted_only, tasks) if args.jobs > 1 \
-            else (planted_only(*t) for t in tasks)
+        results = in_order(args.jobs, match_plants, tasks) if args.jobs > 1 \
+            else (match_plants(*t) for t in tasks)
         for number, (seed, rows) in enumerate(zip(seeds, results, strict=True), 1):
             for kind, hand, d in rows:
                 found.setdefault(kind, []).append(d)

@@ -116,7 +116,7 @@ def test_plants_only_reviews_each_plant_as_the_whole_hands_review_does():
     and the mark it gets in its hand's review."""
     rules = replay.get_ruleset("tractor", players=4, decks=1)
     budget = budget_at("quick", seed=3, declarations=False)
-    alone = review_planted.planted_only(rules, 12, 2, "simulator", 48, KINDS - {"last"}, budget)
+    alone = review_planted.match_plants(rules, 12, 2, "simulator", 48, KINDS - {"last"}, budget)
     assert {k for k, _, _ in alone} == {"points", "bury"}  # a play and a burial
     planted: list = []
     hands = review_planted.play_match(

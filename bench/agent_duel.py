@@ -40,11 +40,20 @@ def _agent_from(path: str) -> type:
         return NAMED[path]
     spec = importlib.util.spec_from_file_location("other_agents", path)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"agent_duel: cannot load {path}")
+        print(f"agent_duel: cannot load {path}", file=sys.stderr)
+        raise SystemExit(2)
     module = importlib.util.module_from_spec(spec)
     sys.modules["other_agents"] = module
-    spec.loader.exec_module(module)
-    return module.HeuristicAgent
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # any error in the user's file is reported, not raised
+        print(f"agent_duel: cannot load {path}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    agent = getattr(module, "HeuristicAgent", None)
+    if not isinstance(agent, type):
+        print(f"agent_duel: {path} defines no HeuristicAgent class", file=sys.stderr)
+        raise SystemExit(2)
+    return agent
 
 
 _settings: dict = {}

@@ -139,3 +139,20 @@ def test_an_agent_duelled_against_itself_gains_nothing_and_against_random_gains(
     assert [agent_duel._deal(d) for d in (1, 2)] == [(0.0, 0.0), (0.0, 0.0)]
     agent_duel._start({"rules": rules, "agent": "heuristic", "against": "random"})
     assert sum(agent_duel._deal(d)[0] for d in range(1, 7)) > 0
+
+
+def test_an_agents_file_that_cannot_be_loaded_is_a_usage_error(tmp_path, capsys):
+    """bench/agent_duel.py: an agents file that raises on import, or defines no
+    ``HeuristicAgent``, stops the benchmark with exit 2 and a message naming the file."""
+    import pytest
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise RuntimeError('boom')\n")
+    empty = tmp_path / "empty.py"
+    empty.write_text("x = 1\n")
+    for path, said in ((broken, "RuntimeError: boom"), (empty, "no HeuristicAgent")):
+        with pytest.raises(SystemExit) as stop:
+            agent_duel._agent_from(str(path))
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert str(path) in err and said in err

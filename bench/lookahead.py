@@ -8,7 +8,8 @@ cards the seat has not seen, consistent with what it knows; the last tricks solv
 and declares and buries as the heuristic agent does. A review of its plays measures what the
 review marks when a seat plays well by the review's own standard: its noise and nothing else.
 (The simulator's own agent looks ahead only in the last eight tricks: earlier, on few deals,
-the lookahead loses points at two decks.)
+the lookahead loses points at two decks; before them it only checks the heuristic agent's play,
+replacing it where another is clearly better.)
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Benchmark: does the review mark a plainly bad play? (issue 23)
 
 Simulated matches in which seat 1 plays as the other seats (``--seats``: by default the
-simulator's agent, the heuristic agent looking ahead in the last eight tricks) except for one
+simulator's agent: the heuristic agent, its plays checked on sampled deals, looking ahead in the
+last eight tricks) except for one
 planted error per hand, at its first chance of any of five kinds (see :class:`Planter`): points thrown by the
 declarer's side onto a trick a defender has already won (a 10 or a K given away), a trick full
 of points left to the opponents by the last player who could win it with a card of the led
@@ -15,8 +16,9 @@ drawn fresh unless given, and printed.
 With ``--seats lookahead`` every other decision (the planted seat's too) is played by the
 lookahead agent of the whole hand (bench/lookahead.py), which leads and follows as the review's
 own machinery judges on a small budget: its decisions measure what the review marks in good
-play (its noise); the simulator's agent shares that view in the last eight tricks only, and its
-marks include its own weaknesses earlier (its leads above all); ``--seats heuristic`` is the
+play (its noise); the simulator's agent shares that view in the last eight tricks, and before
+them only where its check finds a play clearly better than the heuristic agent's, and its marks
+include its own weaknesses earlier (its leads above all); ``--seats heuristic`` is the
 heuristic agent alone (every session's figures before 34).
 
     python bench/review_planted.py                       # one deck, 6 matches x 4 hands
@@ -392,7 +394,8 @@ def main() -> None:
     ap.add_argument("--seats", choices=("simulator", "heuristic", "lookahead"),
                     default="simulator",
                     help="who plays the other decisions: the simulator's agent (the heuristic "
-                         "agent looking ahead in the last eight tricks), the heuristic agent "
+                         "agent, its plays checked, looking ahead in the last eight tricks), "
+                         "the heuristic agent "
                          "alone (the seats of sessions before 34), or the lookahead agent that "
                          "plays the whole hand as the review judges on a small budget "
                          "(bench/lookahead.py; slower)")

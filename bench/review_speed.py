@@ -160,7 +160,8 @@ def main() -> None:
     ap.add_argument("--seats", choices=("simulator", "heuristic", "lookahead"),
                     default="simulator",
                     help="who plays the other seats of the weak run: the simulator's agent "
-                         "(the heuristic agent looking ahead in the last eight tricks), the "
+                         "(the heuristic agent, its plays checked, looking ahead in the last "
+                         "eight tricks), the "
                          "heuristic agent alone (before session 34), or the lookahead agent of "
                          "the whole hand (bench/lookahead.py: plays as the review judges)")
     args = ap.parse_args()

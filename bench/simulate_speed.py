@@ -1,5 +1,6 @@
 """Benchmark: the simulator's CPU seconds a hand, per ruleset, with the simulator's agent
-(the heuristic agent looking ahead in the last eight tricks: replay.lookahead) and with the
+(the heuristic agent, its plays checked on sampled deals and looking ahead in the last eight
+tricks: replay.lookahead) and with the
 heuristic agent alone (``shengji simulate --agent heuristic``).
 
     python bench/simulate_speed.py               # 6 hands of one match per ruleset

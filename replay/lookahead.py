@@ -1,23 +1,29 @@
-"""The simulator's agent: the heuristic agent, with a lookahead in the hand's last tricks.
+"""The simulator's agent: the heuristic agent, its plays checked on sampled deals, and a
+lookahead in the hand's last tricks.
 
 :class:`LookaheadAgent` plays as :class:`replay.agents.HeuristicAgent` until every seat holds
-at most ``cards`` cards (8 by default); from there it leads and follows with the play worth
-most to its side over ``deals`` deals of the cards it has not seen, each consistent with what
-it knows (its cards, the cards played, the voids shown, the kitty if it buried it), as the
-review values a decision (:mod:`replay.rollouts`): every alternative the review would list
-(:func:`replay.candidates.decision_choices`), played out on the same deals by the rollout
-player, the last two tricks searched; once every seat holds at most four cards each deal is
-solved exactly (five at one deck, since session 36), and every consistent deal is enumerated
-when there are at most 256. It never
-reads a card the seat could not see: the deals are drawn from the seat's knowledge alone, by a
-stream fixed by the decision's place (so a seat's choice is the same whatever the true unseen
-cards are, and a hand is the same on every run).
+at most ``cards`` cards (8 by default), each play checked (:meth:`LookaheadAgent.checked`,
+since session 43): every alternative played out on 64 deals of what the seat could not see, the
+best replacing the heuristic play only when it gains the review's inaccuracy there and again on
+64 fresh deals, two standard errors clear (in packs of at most 200 points); from there it leads
+and follows with the play worth most to its side over ``deals`` deals of the cards it has not
+seen, each consistent with what it knows (its cards, the cards played, the voids shown, the
+kitty if it buried it), as the review values a decision (:mod:`replay.rollouts`): every
+alternative the review would list (:func:`replay.candidates.decision_choices`), played out on
+the same deals by the rollout player, the last two tricks searched; once every seat holds at
+most four cards each deal is solved exactly (five at one deck, since session 36), and every
+consistent deal is enumerated when there are at most 256. It never reads a card the seat could
+not see: the deals are drawn from the seat's knowledge alone, by a stream fixed by the
+decision's place (so a seat's choice is the same whatever the true unseen cards are, and a hand
+is the same on every run).
 
-Against the plain heuristic agent in duplicate play it gains 1.1 points a hand at one deck,
-0.7 at two and 1.7 at three (``bench/agent_duel.py --against heuristic``) for 0.1-0.3 s CPU a
-hand. Early in a two-deck hand the same lookahead on few deals loses points (16 deals from the
-first trick: -9 a hand), which is why it waits for the last tricks (docs/review.md, "Session
-34")."""
+Against the plain heuristic agent in duplicate play the lookahead gains 1.1 points a hand at
+one deck, 0.7 at two and 1.7 at three (``bench/agent_duel.py --against heuristic``) for 0.1-0.3
+s CPU a hand. Early in a two-deck hand the same lookahead on few deals loses points (16 deals
+from the first trick: -9 a hand; on 64, -0.6 ± 0.8), which is why it waits for the last tricks:
+the best of many noisy values replaces good plays by lucky ones. The check replaces a play only
+when another is clearly better, and gains 2.7 ± 0.4 points a hand at two decks against the
+agent without it, for 0.8 s CPU a hand more (docs/review.md, "Session 43")."""
 
 from __future__ import annotations
 

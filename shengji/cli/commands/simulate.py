@@ -31,9 +31,9 @@ from shengji.cli.common import (
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
 @click.option("--agent", type=click.Choice(["lookahead", "heuristic"]), default="lookahead",
               show_default=True,
-              help="Who plays: the heuristic agent looking ahead in the last eight tricks "
-                   "(stronger, 0.1-0.3 s a hand), or the heuristic agent alone (fast, for "
-                   "large data sets).")
+              help="Who plays: the heuristic agent, its plays checked on sampled deals and "
+                   "looking ahead in the last eight tricks (stronger, 0.1-1 s a hand), or the "
+                   "heuristic agent alone (fast, for large data sets).")
 @click.option("--inject", type=float, default=0.0, show_default=True,
               help="Fraction of hands given one labelled violation (see --labels).")
 @click.option("--labels", type=click.Path(path_type=Path),

@@ -97,12 +97,15 @@ class Budget:
     endgame: int = 2
     """A playout's last tricks, from a lead where every seat holds at most this many cards, are
     valued by the exact search instead of the rollout player (``0``: played out to the end)."""
-    deep_cards: int = 0
+    deep_cards: int = 5
     """A decision made where each seat holds at most this many cards (more than
-    :meth:`exact_at`, from which each deal is solved whole) has its playouts searched from
-    :meth:`exact_at` cards a seat instead of ``endgame``'s: one trick or two played by the
-    rollout player, the rest exactly (:meth:`endgame_at`; ``0``, the default: never; the
-    ``thorough`` level: 5).
+    :meth:`exact_at`, from which each deal is solved whole), in a pack of at most
+    ``deep_scale``, has its playouts searched from :meth:`exact_at` cards a seat instead of
+    ``endgame``'s: one trick or two played by the rollout player, the rest exactly
+    (:meth:`endgame_at`; ``0``: never, the ``quick`` level). The default since session 43 (two
+    decks and 标分: a two-deck hand 1.1 s more, about 7.4 s on the regenerated samples; the same
+    mark with another seed 96.0 % on three seeds; docs/review.md, "Session 43"); before, the
+    ``thorough`` level's only.
     Session 40, two-deck hands 1-8 (100 deals a decision, ``bench/rollout_strength.py``): at
     five cards a seat, the best gains so found correlate 0.99 with the exact search of each
     whole deal and mark the 30 decisions as it does (two tricks searched: 0.61, 2 of 30 marked
@@ -111,6 +114,10 @@ class Budget:
     costs 1.8-2.8 s more a two-deck hand (hands 1-8: 8.3 → 10.1 s, marking two errors of 16
     and 18 points the default leaves unmarked), past the 10 s a hand the standard budget keeps
     to; since session 41's cheaper search 8.3 → 9.9 s (hands 1-2), no margin left to it."""
+    deep_scale: float = 1.0
+    """``deep_cards`` applies in packs of at most this scale (200 points: two decks, 标分) at
+    the standard budget; in larger ones it would take a four-deck hand past 30 s (the
+    ``thorough`` level searches them too)."""
     max_alternatives: int = 400
     """At most this many alternatives valued (the play made, the likely plays, then card order):
     in practice every one (the most a decision of the sample matches has is 357, a three-deck
@@ -155,7 +162,7 @@ class Budget:
     def endgame_at(self, cards: int, scale: float) -> int:
         """The playouts' searched last tricks for a decision where each seat holds at most
         ``cards`` cards, in a hand of this ``scale``."""
-        if self.exact_at(scale) < cards <= self.deep_cards:
+        if scale <= self.deep_scale and self.exact_at(scale) < cards <= self.deep_cards:
             return max(self.endgame, self.exact_at(scale))
         return self.endgame
 
@@ -168,9 +175,9 @@ class Budget:
 
 LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "small_solo": 4,
-              "large_solo": 4, "exact_solo": 4, "contenders": 2},
+              "large_solo": 4, "exact_solo": 4, "contenders": 2, "deep_cards": 0},
     "standard": {},
-    "thorough": {"samples": 128, "confirm": 384, "deep_cards": 5},
+    "thorough": {"samples": 128, "confirm": 384, "deep_scale": 4},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
@@ -178,8 +185,9 @@ decisions come out unclear, none is marked on less evidence: the confidence rule
 decision still undecided and 18,432 more for the runners left, 36,864 at one deck and 2,304
 past two decks; until
 session 20, when the
-rollout player was written in C: 8, three and 408), ``thorough`` (four times the deals, and
-from five cards a seat the playouts searched after one trick: ``Budget.deep_cards``)."""
+rollout player was written in C: 8, three and 408; from five cards a seat at two decks the
+playouts searched after one trick, ``Budget.deep_cards``, since session 43), ``thorough``
+(four times the deals, and the playouts searched from five cards a seat in every pack)."""
 
 
 def budget_at(level: str = "standard", **overrides: Any) -> Budget:

@@ -1356,9 +1356,10 @@ def test_a_late_play_is_valued_on_deals_each_solved_exactly_from_the_packs_cards
                                                                                  exact_cards):
     """At one deck a play made with five cards a seat is valued on deals each solved exactly
     (session 36: the rollout player's values of such plays were a poor guide against the
-    search, ``bench/rollout_strength.py``); in larger packs from four cards, and five are
-    played out by the rollout player. The decision's values are those of its deals so valued,
-    drawn from the same stream."""
+    search, ``bench/rollout_strength.py``); in larger packs from four cards, and at five one
+    trick is played by the rollout player and the rest searched (``Budget.deep_cards``, the
+    standard budget's at two decks since session 43). The decision's values are those of its
+    deals so valued, drawn from the same stream."""
     import gamelog
     from gamelog.cards import CARD_BY_TOKEN
     from gamelog.model import Play
@@ -1366,11 +1367,12 @@ def test_a_late_play_is_valued_on_deals_each_solved_exactly_from_the_packs_cards
     from replay.rollouts import enumerated_deals, most_held, rollout_samples
     from replay.search import to_play
 
-    assert budget_at().exact_at(0.5 if sample == "tractor-1deck" else 1.0) == exact_cards
+    scale = 0.5 if sample == "tractor-1deck" else 1.0
+    assert budget_at().exact_at(scale) == exact_cards
     path = Path(__file__).resolve().parents[1] / "samples" / "matches" / f"{sample}.jsonl"
     budget = budget_at(samples=6, confirm=0)
     checked = 0
-    for hand in list(gamelog.read_hands(path))[:2]:
+    for hand in list(gamelog.read_hands(path))[:6]:
         state = HandReplay(replay.ruleset_for(hand.header), hand)
         for ev in hand.events:
             if isinstance(ev, Play) and most_held(state) == 5 and to_play(state) == ev.seat \
@@ -1382,7 +1384,8 @@ def test_a_late_play_is_valued_on_deals_each_solved_exactly_from_the_packs_cards
                                     for i in range(len(plays))]
                                    for rows in (rollout_samples(state, ev.seat, plays, 6,
                                                                 random.Random(1),
-                                                                exact_cards=cards, endgame=2)
+                                                                exact_cards=cards,
+                                                                endgame=budget.endgame_at(5, scale))
                                                 for cards in (exact_cards, 9 - exact_cards)))
                     values = [v for _, v in decision.alternatives]
                     assert values == pytest.approx(made), (hand.number, ev, values, made)

@@ -110,10 +110,11 @@ class Budget:
     five cards a seat, the best gains so found correlate 0.99 with the exact search of each
     whole deal and mark the 30 decisions as it does (two tricks searched: 0.61, 2 of 30 marked
     otherwise), for half a whole deal's search; at six, 0.82 and 3 of 24 otherwise (two
-    tricks: −0.08 and 4; five: 0.97 for ten times the cost). Not the default: at five cards it
-    costs 1.8-2.8 s more a two-deck hand (hands 1-8: 8.3 → 10.1 s, marking two errors of 16
-    and 18 points the default leaves unmarked), past the 10 s a hand the standard budget keeps
-    to; since session 41's cheaper search 8.3 → 9.9 s (hands 1-2), no margin left to it."""
+    tricks: −0.08 and 4; five: 0.97 for ten times the cost). Not the default until session 43:
+    at five cards it cost 1.8-2.8 s more a two-deck hand (hands 1-8: 8.3 → 10.1 s, marking two
+    errors of 16 and 18 points the default left unmarked), past the 10 s a hand the standard
+    budget keeps to; since session 41's cheaper search 8.3 → 9.9 s (hands 1-2) on session 42's
+    samples, 6.3 → 7.2 s on the regenerated ones."""
     deep_scale: float = 1.0
     """``deep_cards`` applies in packs of at most this scale (200 points: two decks, 标分) at
     the standard budget; in larger ones it would take a four-deck hand past 30 s (the

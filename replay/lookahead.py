@@ -32,6 +32,7 @@ import statistics
 
 from replay.agents import HeuristicAgent, SeatView
 from replay.candidates import decision_choices
+from replay.engine import HandReplay
 from replay.legal import FollowSpec
 from replay.marks import Budget, point_scale, thresholds
 from replay.rollouts import enumerated_deals, exact_values, most_held, rollout_samples
@@ -79,9 +80,7 @@ class LookaheadAgent(HeuristicAgent):
         options, _ = decision_choices(state, view.seat)
         if len(options) <= 1:
             return options[0] if options else None
-        trick = state.trick
-        place = (f"{state.hand.match}:{state.hand.number}:{len(state.tricks)}:"
-                 f"{len(trick.plays) if trick is not None else 0}:{view.seat}")
+        place = _place(state, view.seat)
         exact_cards = EXACT.exact_at(point_scale(state))
         deals = enumerated_deals(state, view.seat, exact_cards, EXACT_DEALS)
         if deals is not None:  # every deal the seat cannot tell apart, solved
@@ -104,17 +103,15 @@ class LookaheadAgent(HeuristicAgent):
         if (not self.check or state is None or state.order is None or not state.tricks
                 or most_held(state) <= self.cards):
             return play
+        scale = point_scale(state)
+        if scale > CHECK_SCALE:  # before listing the alternatives: nothing is checked there
+            return play
         options, _ = decision_choices(state, view.seat, made=play)
         key = sorted(play)
         made = next((i for i, o in enumerate(options) if sorted(o) == key), None)
         if made is None or len(options) <= 1:
             return play
-        trick = state.trick
-        rng = random.Random(f"check:{state.hand.match}:{state.hand.number}:{len(state.tricks)}:"
-                            f"{len(trick.plays) if trick is not None else 0}:{view.seat}")
-        scale = point_scale(state)
-        if scale > CHECK_SCALE:
-            return play
+        rng = random.Random(f"check:{_place(state, view.seat)}")
         exact_cards = EXACT.exact_at(scale)
         margin = thresholds(scale)[-1][1]
         sign = 1 if defends(state, view.seat) else -1
@@ -137,3 +134,11 @@ class LookaheadAgent(HeuristicAgent):
 
     def follow(self, view: SeatView, spec: FollowSpec) -> list[int]:
         return self.best(view) or self.checked(view, super().follow(view, spec))
+
+
+def _place(state: HandReplay, seat: int) -> str:
+    """A decision's place in its match (hand, trick, play, seat): what seeds its deals, so a
+    seat's choice there is the same on every run and whatever the unseen cards are."""
+    trick = state.trick
+    return (f"{state.hand.match}:{state.hand.number}:{len(state.tricks)}:"
+            f"{len(trick.plays) if trick is not None else 0}:{seat}")

@@ -57,9 +57,22 @@ class Budget:
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
     hand (session 29)."""
-    resolve: float = 2.0
+    resolve: float = 2.5
     """A decision is resolved when every mark's threshold lies at least this many standard
-    errors from the swing's estimate (about 98 % one-sided)."""
+    errors from the swing's estimate (below it; ``resolve_above`` above it), in a pack of at
+    most 200 points (``large_resolve`` in larger ones: :meth:`resolve_at`). 2 until session
+    44: the race is looked at after every round, and a gain a mark's width above the cut now
+    and then ran about three errors low for its first thousand deals and stopped there,
+    unmarked (two-deck hand 3, trick 7: 2C 2C, 0.7 ± 1.1 after 960 deals with review seed
+    268714, an inaccuracy at 5.3 on 40 other seeds; one-deck 6H, 2.7 ± 0.8 against 4.9-5.1):
+    the only differences in one of session 43's final stability runs and two of ten in the
+    other. At 2.5 such a stretch goes on; for about 13 % more deals at one and two decks."""
+    large_resolve: float = 2.0
+    """``resolve`` in a pack of more than 200 points, where 2.5 would take four-deck's hand
+    (25.7 s) near the 30 s bound."""
+    drop: float = 3.0
+    """A runner whose gain trails the leader's by this many standard errors of their paired
+    difference drops out of the race (``resolve`` + 1 until session 44)."""
     resolve_above: float = 4.0
     """As ``resolve``, for a gain estimated above a threshold (a mark's side): a race looked at
     after every round stops now and then on a lucky estimate 2 standard errors above what a
@@ -159,6 +172,10 @@ class Budget:
         rounds = self.small_solo if scale <= 0.5 else self.solo if scale <= 1.0 \
             else self.large_solo
         return min(rounds, self.exact_solo) if solved else rounds
+
+    def resolve_at(self, scale: float) -> float:
+        """:attr:`resolve` in a hand of this ``scale`` (``large_resolve`` past two decks)."""
+        return self.resolve if scale <= 1.0 else self.large_resolve
 
     def endgame_at(self, cards: int, scale: float) -> int:
         """The playouts' searched last tricks for a decision where each seat holds at most

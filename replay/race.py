@@ -141,9 +141,10 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     """The contenders ``ranked`` (indices into ``alternatives``; 0 is the play made) raced
     against the play made on rounds of ``budget.confirm`` fresh deals, every runner on the same
     deals. From the third round on, a contender whose gain over the play made trails the
-    leader's by ``resolve`` + 1 standard errors of their paired difference drops out; the
+    leader's by ``drop`` standard errors of their paired difference drops out; the
     race ends when every runner left and the best play's gain are resolved (no mark's
-    threshold within ``resolve`` standard errors below the gain, ``resolve_above`` above it),
+    threshold within ``resolve`` standard errors below the gain (:meth:`Budget.resolve_at`),
+    ``resolve_above`` above it),
     or when its ``extend`` + ``solo`` rounds are spent (the runners left after ``extend``
     rounds go on, and drop out as before: until session 35 the leader alone went on, and
     which of two close runners led after ``extend`` rounds decided the swing). Fills in the
@@ -159,6 +160,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     tally = _Tally(ranked)
     gains: dict[int, tuple[float, float]] = {}
     best = (0.0, 0.0)
+    resolve = budget.resolve_at(scale)
     for round_ in range(budget.extend + budget.solo_rounds(scale, solved) + 1):
         for r in evaluate([alternatives[0], *(alternatives[i] for i in running)],
                           budget.confirm):
@@ -171,11 +173,11 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         leader = max(running, key=lambda i: (gains[i][0], -i))
         if round_ >= 2:  # a few deals can hide a rare large gain: no one drops out early
             running = [i for i in running if i == leader
-                       or not tally.behind(leader, i, budget.resolve + 1)]
+                       or not tally.behind(leader, i, budget.drop)]
         best = _gain_error(_mean_error(*tally.cross_fitted(running)), budget, scale, n)
         # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
         # deals are often lucky, and the race is looked at after every round
-        if all(abs(gain - t) >= (budget.resolve_above if gain > t else budget.resolve)
+        if all(abs(gain - t) >= (budget.resolve_above if gain > t else resolve)
                * _early_error(error, budget, n)
                for gain, error in [best, *(gains[i] for i in running)]
                for _, t in thresholds(scale)):

@@ -184,6 +184,7 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     # enumerated_deals, and as the review's race reads it: one test, most_held)
     exact = most_held(state) <= exact_cards
     points = state.points_table
+    declaring = tuple(state.team_side(s) for s in range(state.players))
     # a throw, played out below, keeps its ends' settlements with the decision's (as the
     # batched plays do): outside patterns (打万分: its bombs) they depend on nothing else
     ends = None if state.rules.pattern_kinds else ends
@@ -196,7 +197,7 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             kitty_points = sum([points[c] for c in (kitty if known.kitty_unknown
                                                     else state.kitty)])
             settle = _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
-                              ends)
+                              ends, declaring)
             values = _core_values(with_held(template, dealt_held(state, hands)), seat,
                                   [alternatives[k] for k in batched], endgame, table, settle)
             if values is None:  # past the core's fixed sizes: so is every deal of the decision
@@ -224,7 +225,7 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             apply_play(trial, seat, alternatives[k])
             found[k] = float(solve(trial, table)) if exact else float(play_value(
                 trial, players, endgame, table,
-                _settler(kitty_points, partial(settler, trial), keep)))
+                _settler(kitty_points, partial(settler, trial), keep, declaring)))
         rows.append([found[k] for k in range(len(alternatives))])
     return rows
 
@@ -252,8 +253,9 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
     if position is None:
         return {}
     kitty_points = sum([world.points_table[c] for c in world.kitty])
+    declaring = tuple(world.team_side(s) for s in range(world.players))
     values = _core_values(position, seat, [alternatives[k] for k in which], endgame, table,
-                          _settler(kitty_points, partial(settler, world), ends))
+                          _settler(kitty_points, partial(settler, world), ends, declaring))
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
@@ -276,26 +278,44 @@ def _dealt_settler(state: HandReplay, known: SeatKnowledge, hands: dict[int, lis
     return settler(dealt_world(state, known, hands, kitty))
 
 
-def _settler(kitty_points: int, make: Callable[[], Settle], ends: dict | None) -> Settle:
+def _settler(kitty_points: int, make: Callable[[], Settle], ends: dict | None,
+             declaring: tuple[bool, ...] = ()) -> Settle:
     """The settlement of a deal's ends for the C core: ``make()`` (a
     :func:`replay.search.settler` of the deal, made on the first end that needs it), each end's
     settlement kept in ``ends`` (``None``: not kept). A hand's settlement reads, besides the
     end (the face points, who took the last trick with what, whether it was led as a
     pattern), the kitty's points (``kitty_points``) and what every deal of one decision shares
     (the ruleset, the declarer, the levels, the contract, the bombs so far): so within one
-    decision the end and the kitty's points are its key."""
+    decision the end and the kitty's points are its key. ``declaring``: per seat, whether it
+    is on the declarer's side (fixed within a decision): a last trick the declarer's side
+    takes gives no kitty award, so such an end's key is its face points alone, whoever took
+    it with whatever, and a defender's is keyed by its cards, not by which defender (since
+    session 44; ``()``: every end keyed by its seat and cards)."""
     made: list[Settle] = []
 
     def settle(face: int, winner: int, winning: list[int], special: bool) -> int:
         if not made:
-            made.append(make())
+            # a deal's settler serves every deal of the decision with these kitty points (it
+            # reads nothing else of the deal): kept in ``ends``, made once for them rather
+            # than once a deal (each a world dealt for it)
+            found = None if ends is None else ends.get(("settler", kitty_points))
+            if found is None:
+                found = make()
+                if ends is not None:
+                    ends["settler", kitty_points] = found
+            made.append(found)
         return made[0](face, winner, winning, special)
 
     if ends is None:
         return settle
 
     def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
-        key = (kitty_points, face, winner, tuple(sorted(winning)), special)
+        if not declaring:
+            key: tuple = (kitty_points, face, winner, tuple(sorted(winning)), special)
+        elif declaring[winner]:
+            key = (kitty_points, face)
+        else:  # a defender's: the kitty's award reads the cards, not which defender
+            key = (kitty_points, face, tuple(sorted(winning)), special)
         value = ends.get(key)
         if value is None:
             value = ends[key] = settle(face, winner, winning, special)

@@ -205,14 +205,26 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
 @needs_core
 @pytest.mark.parametrize(("name", "options"), RULESETS[:2] + RULESETS[4:6],
                          ids=lambda v: v if isinstance(v, str) else "-".join(map(str, v.values())))
-def test_a_decisions_settled_ends_kept_across_its_deals_give_the_same_values(name, options):
+def test_a_decisions_settled_ends_kept_across_its_deals_give_the_same_values(name, options,
+                                                                           monkeypatch):
     """The settlements the C core asks for, kept across one decision's deals and calls
-    (``ends``, keyed on the kitty's points and the end: the rest is the decision's), give the
-    values each deal's own settlement gives: the key holds everything that decides it."""
+    (``ends``, keyed on the kitty's points and the end: the rest is the decision's; an end the
+    declarer's side took on its face points alone, a defender's on its cards and not which
+    defender; since session 44 a deal's settler made once for its kitty's points, not a world
+    dealt for it on every deal), give the values each deal's own settlement gives: the key
+    holds everything that decides it."""
     from replay import rollouts
     from replay.candidates import decision_choices
 
-    checked = 0
+    made = [0]
+    dealt = rollouts._dealt_settler
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        made[0] += 1
+        return dealt(*args)
+
+    monkeypatch.setattr(rollouts, "_dealt_settler", counted)
+    checked, worlds, kept_before = 0, {True: 0, False: 0}, 0
     for n, state in enumerate(_positions(name, options, 2, seed=len(name) + 17)):
         seat = to_play(state)
         assert seat is not None
@@ -221,13 +233,21 @@ def test_a_decisions_settled_ends_kept_across_its_deals_give_the_same_values(nam
             continue
         ends: dict = {}
         for call in range(2):  # a decision's screen and race: two calls, one table of ends
-            kept = rollouts.rollout_samples(state, seat, choices[:6], 6, random.Random(n + call),
+            before = made[0]
+            kept = rollouts.rollout_samples(state, seat, choices[:6], 8, random.Random(n + call),
                                             endgame=2, exact_cards=2, ends=ends)
-            alone = rollouts.rollout_samples(state, seat, choices[:6], 6,
+            worlds[True] += made[0] - before
+            before = made[0]
+            alone = rollouts.rollout_samples(state, seat, choices[:6], 8,
                                              random.Random(n + call), endgame=2, exact_cards=2)
+            worlds[False] += made[0] - before
             assert kept == alone, (n, call)
+        # a world dealt a decision at most for each kitty's points its ends needed settled
+        assert worlds[True] - kept_before <= sum(1 for key in ends if key[0] == "settler"), n
+        kept_before = worlds[True]
         checked += bool(ends)
     assert checked > 3
+    assert worlds[True] < worlds[False], worlds
 
 
 def test_an_edited_source_is_not_shadowed_by_an_old_build(monkeypatch):

@@ -57,19 +57,23 @@ class Budget:
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
     hand (session 29)."""
-    resolve: float = 2.5
+    resolve: float = 2.0
     """A decision is resolved when every mark's threshold lies at least this many standard
-    errors from the swing's estimate (below it; ``resolve_above`` above it), in a pack of at
-    most 200 points (``large_resolve`` in larger ones: :meth:`resolve_at`). 2 until session
-    44: the race is looked at after every round, and a gain a mark's width above the cut now
-    and then ran about three errors low for its first thousand deals and stopped there,
-    unmarked (two-deck hand 3, trick 7: 2C 2C, 0.7 ± 1.1 after 960 deals with review seed
-    268714, an inaccuracy at 5.3 on 40 other seeds; one-deck 6H, 2.7 ± 0.8 against 4.9-5.1):
-    the only differences in one of session 43's final stability runs and two of ten in the
-    other. At 2.5 such a stretch goes on; for about 13 % more deals at one and two decks."""
-    large_resolve: float = 2.0
-    """``resolve`` in a pack of more than 200 points, where 2.5 would take four-deck's hand
-    (25.7 s) near the 30 s bound."""
+    errors from the swing's estimate (below it; ``resolve_above`` above it), once the race's
+    ``extend`` rounds are over or in a pack of more than 200 points (``early_resolve``
+    before: :meth:`resolve_at`)."""
+    early_resolve: float = 2.5
+    """``resolve`` during the race's first ``extend`` rounds (2,304 deals), in a pack of at
+    most 200 points: since session 44 (2 before). The race is looked at after every round,
+    and a gain a mark's width above the cut now and then ran about three errors low for its
+    first thousand deals and stopped there, unmarked (two-deck hand 3, trick 7: 2C 2C, 0.7 ±
+    1.1 after 960 deals with review seed 268714, an inaccuracy at 5.3-6.7 on 40 other seeds;
+    one-deck 6H, 2.7 ± 0.8 against 4.8-5.1): the only differences in one of session 43's final
+    stability runs and two of ten in the other. A model of the race (``bench/race_stop.py``)
+    has a gain half a point above the cut stop below it in 3.2 % of races at 2, 1.4 % with
+    2.5 for the first rounds, 0.7 % with 2.5 throughout; the deals of a race at a gain of 3.5
+    +17 % and +55 % (2.5 throughout took a two-deck hand from 7.9 to 9.5 s, side by side,
+    near the 10 s bound). Larger packs keep 2: 2.5 would take four-deck's hand near 30 s."""
     drop: float = 3.0
     """A runner whose gain trails the leader's by this many standard errors of their paired
     difference drops out of the race (``resolve`` + 1 until session 44)."""
@@ -173,9 +177,11 @@ class Budget:
             else self.large_solo
         return min(rounds, self.exact_solo) if solved else rounds
 
-    def resolve_at(self, scale: float) -> float:
-        """:attr:`resolve` in a hand of this ``scale`` (``large_resolve`` past two decks)."""
-        return self.resolve if scale <= 1.0 else self.large_resolve
+    def resolve_at(self, scale: float, round_: int) -> float:
+        """The stop's standard errors below a threshold after the race's round ``round_``
+        (from 0) in a hand of this ``scale``: :attr:`early_resolve` in its first ``extend``
+        rounds in a pack of at most two decks' points, else :attr:`resolve`."""
+        return self.early_resolve if scale <= 1.0 and round_ < self.extend else self.resolve
 
     def endgame_at(self, cards: int, scale: float) -> int:
         """The playouts' searched last tricks for a decision where each seat holds at most

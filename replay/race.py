@@ -160,7 +160,6 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     tally = _Tally(ranked)
     gains: dict[int, tuple[float, float]] = {}
     best = (0.0, 0.0)
-    resolve = budget.resolve_at(scale)
     for round_ in range(budget.extend + budget.solo_rounds(scale, solved) + 1):
         for r in evaluate([alternatives[0], *(alternatives[i] for i in running)],
                           budget.confirm):
@@ -177,6 +176,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
         best = _gain_error(_mean_error(*tally.cross_fitted(running)), budget, scale, n)
         # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
         # deals are often lucky, and the race is looked at after every round
+        resolve = budget.resolve_at(scale, round_)
         if all(abs(gain - t) >= (budget.resolve_above if gain > t else resolve)
                * _early_error(error, budget, n)
                for gain, error in [best, *(gains[i] for i in running)]

@@ -1202,21 +1202,24 @@ def test_a_race_does_not_end_on_the_lucky_first_deals_of_a_heavy_tailed_gain():
 def test_a_race_does_not_end_on_a_low_stretch_of_a_gain_above_the_cut():
     """The better play gains 6 points a deal on average (± 31: an inaccuracy at two decks),
     but for the race's first 960 deals only 2.4. The race is looked at after every round; at
-    two standard errors (``resolve`` until session 44) it stopped there, the gain two errors
-    under the 4.5-point cut, and the decision went unmarked (two-deck hand 3, trick 7 with
-    review seed 268714: 0.7 ± 1.1 after 960 deals, 5.3 on 40 other seeds); at 2.5 it goes on,
-    and the decision is marked. Past two decks (``large_resolve``) it stops as before."""
+    two standard errors (the stop of a race's first rounds until session 44) it stopped there,
+    the gain two errors under the 4.5-point cut, and the decision went unmarked (two-deck
+    hand 3, trick 7 with review seed 268714: 0.7 ± 1.1 after 960 deals, 5.3 on 40 other
+    seeds); at 2.5 (``early_resolve``) it goes on, and the decision is marked. After the
+    ``extend`` rounds, and past two decks, the stop is at 2 as before."""
     start = Budget.samples  # two alternatives: no screening stage, the race from deal 32
 
     def value(a: int, n: int) -> float:
         mean = 2.4 if n < start + 960 else 6.0
         return 50 + (mean + (31.0 if n % 4 < 2 else -31.0)) * (a == 1)
 
-    hasty = _judged(_Deals(value), 2, resolve=2.0)
+    hasty = _judged(_Deals(value), 2, early_resolve=2.0)
     assert hasty.mark is None and hasty.deals <= 960, (hasty.mark, hasty.deals)
     d = _judged(_Deals(value), 2)
     assert d.mark == "inaccuracy" and d.deals > 960, (d.mark, d.deals, d.estimate)
-    assert Budget().resolve_at(1.0) == 2.5 and Budget().resolve_at(2.0) == 2.0
+    budget = Budget()
+    assert budget.resolve_at(1.0, 0) == budget.resolve_at(0.5, budget.extend - 1) == 2.5
+    assert budget.resolve_at(1.0, budget.extend) == budget.resolve_at(2.0, 0) == 2.0
 
 
 def test_the_best_of_several_plays_that_tie_is_not_credited_with_its_luck():

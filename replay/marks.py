@@ -69,11 +69,12 @@ class Budget:
     first thousand deals and stopped there, unmarked (two-deck hand 3, trick 7: 2C 2C, 0.7 ±
     1.1 after 960 deals with review seed 268714, an inaccuracy at 5.3-6.7 on 40 other seeds;
     one-deck 6H, 2.7 ± 0.8 against 4.8-5.1): the only differences in one of session 43's final
-    stability runs and two of ten in the other. A model of the race (``bench/race_stop.py``)
-    has a gain half a point above the cut stop below it in 3.2 % of races at 2, 1.4 % with
-    2.5 for the first rounds, 0.7 % with 2.5 throughout; the deals of a race at a gain of 3.5
-    +17 % and +55 % (2.5 throughout took a two-deck hand from 7.9 to 9.5 s, side by side,
-    near the 10 s bound). Larger packs keep 2: 2.5 would take four-deck's hand near 30 s."""
+    stability runs and two of ten in the other. A model of the race at two decks
+    (``bench/race_stop.py``) has a gain half a point above the cut stop below it in 2.8 % of
+    races at 2, 1.1 % with 2.5 for the first rounds, 0.7 % with 2.5 throughout, for +16 % and
+    +53 % of the deals of a race at a gain of 3.5 (2.5 throughout took the two-deck sample's
+    first hands from 7.9 to 9.5 s, side by side: near the 10 s bound). Larger packs keep 2
+    (2.5 throughout took four-deck's hand from 26.7 to 30.2 s)."""
     drop: float = 3.0
     """A runner whose gain trails the leader's by this many standard errors of their paired
     difference drops out of the race (``resolve`` + 1 until session 44)."""

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from replay.marks import Budget, thresholds  # noqa: E402
-from replay.race import _early_error, _gain_error  # noqa: E402
+from replay.race import _gain_error, _resolved  # noqa: E402
 
 
 def race(mu: float, sd: float, budget: Budget, scale: float, rng: random.Random
@@ -35,13 +35,10 @@ def race(mu: float, sd: float, budget: Budget, scale: float, rng: random.Random
     rounds = budget.extend + budget.solo_rounds(scale) + 1
     total, n = 0.0, 0
     for round_ in range(rounds):
-        resolve = budget.resolve_at(scale, round_)
         total += rng.gauss(mu * budget.confirm, sd * budget.confirm ** 0.5)
         n += budget.confirm
         gain, error = _gain_error((total / n, sd / n ** 0.5), budget, scale, n)
-        error = _early_error(error, budget, n)
-        if all(abs(gain - t) >= (budget.resolve_above if gain > t else resolve) * error
-               for _, t in thresholds(scale)):
+        if _resolved([(gain, error)], budget, scale, n, round_):  # the race's own stop
             return (1 if gain > cut else -1), n
     return 0, n
 

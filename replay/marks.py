@@ -74,8 +74,7 @@ class Budget:
     races at 2, 1.1 % with 2.5 for the first rounds, 0.7 % with 2.5 throughout, for +16 % and
     +53 % of the deals of a race at a gain of 3.5 (2.5 throughout took the two-deck sample's
     first hands from 7.9 to 9.5 s, side by side, its ends settled once: near the 10 s
-    bound). Larger packs keep 2
-    (2.5 throughout took four-deck's hand from 26.7 to 30.2 s)."""
+    bound). Larger packs keep 2 (2.5 throughout took four-deck's hand from 26.7 to 30.2 s)."""
     drop: float = 3.0
     """A runner whose gain trails the leader's by this many standard errors of their paired
     difference drops out of the race (``resolve`` + 1 until session 44)."""

@@ -177,13 +177,7 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
             drop = budget.drop * _early_error(1.0, budget, n)
             running = [i for i in running if i == leader or not tally.behind(leader, i, drop)]
         best = _gain_error(_mean_error(*tally.cross_fitted(running)), budget, scale, n)
-        # the first rounds need a wider margin (``_early_error``): a heavy-tailed gain's first
-        # deals are often lucky, and the race is looked at after every round
-        resolve = budget.resolve_at(scale, round_)
-        if all(abs(gain - t) >= (budget.resolve_above if gain > t else resolve)
-               * _early_error(error, budget, n)
-               for gain, error in [best, *(gains[i] for i in running)]
-               for _, t in thresholds(scale)):
+        if _resolved([best, *(gains[i] for i in running)], budget, scale, n, round_):
             break
     for i in ranked:
         column = taken[i]
@@ -194,6 +188,19 @@ def _race(evaluate: Callable[[list[list[int]], int], list[list[float]]],
     if gains[leader][0] <= 0:
         return 0, 0.0, best[1], len(made)
     return leader, max(0.0, best[0]), best[1], len(made)
+
+
+def _resolved(gains: list[tuple[float, float]], budget: Budget, scale: float, deals: int,
+              round_: int) -> bool:
+    """Whether a race may stop after its round ``round_`` (from 0) on ``deals`` deals: every
+    mark's threshold at least :meth:`Budget.resolve_at` standard errors below each gain (with
+    its error) and ``resolve_above`` above it. The first rounds need a wider margin
+    (:func:`_early_error`): a heavy-tailed gain's first deals are often lucky, and the race is
+    looked at after every round."""
+    resolve = budget.resolve_at(scale, round_)
+    return all(abs(gain - t) >= (budget.resolve_above if gain > t else resolve)
+               * _early_error(error, budget, deals)
+               for gain, error in gains for _, t in thresholds(scale))
 
 
 class _Tally:

@@ -215,7 +215,7 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
         players = make(draw)
         if batched and not found and (exact or players is None):
             found = _batched(world, seat, alternatives, batched, -1 if exact else endgame,
-                             table, ends)
+                             table, ends, declaring)
         rest = [k for k in range(len(alternatives)) if k not in found]
         keep = ends if players is None else None
         kitty_points = sum([points[c] for c in world.kitty]) if rest and not exact else 0
@@ -244,7 +244,8 @@ def _batchable(state: HandReplay, alternatives: list[list[int]]) -> list[int]:
 
 
 def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which: list[int],
-             endgame: int, table: dict, ends: dict | None = None) -> dict[int, float]:
+             endgame: int, table: dict, ends: dict | None = None,
+             declaring: tuple[bool, ...] = ()) -> dict[int, float]:
     """The values of the alternatives ``which`` (by index) on the deal ``world``, each played
     by ``seat`` and then out by the rollout player (the last tricks searched from ``endgame``
     cards a seat; below 0, searched right after the play: :func:`replay.search.solve`'s value)
@@ -253,7 +254,6 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
     if position is None:
         return {}
     kitty_points = sum([world.points_table[c] for c in world.kitty])
-    declaring = tuple(world.team_side(s) for s in range(world.players))
     values = _core_values(position, seat, [alternatives[k] for k in which], endgame, table,
                           _settler(kitty_points, partial(settler, world), ends, declaring))
     if values is None:

@@ -210,6 +210,113 @@ static int multisets(const int *card, const int *cnt, int ni, int n, int cap, Pl
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
+/* legal._achieving: the m-card parts of the suit that show the required answers. Built, as
+ * the Python is, from every placement of the required answers in the whole suit (the search
+ * of search_from, not stopped at the first), each filled with every choice of the cards left:
+ * a part shows the answers exactly when it holds one such placement. (Until session 45 every
+ * m-card multiset of the suit was listed and searched alone: at four decks nineteen in
+ * twenty failed, two fifths of a review's time.) */
+typedef struct {
+    const Spec *s;
+    const Order *o;
+    const int *card, *cnt;   /* the suit's cards in card order, and their copies */
+    int ni, m, cap;
+    int taken[NC];           /* copies placed, by card */
+    int ntaken;
+    int fill[NC];            /* copies of each item chosen to fill */
+    Plays *found;            /* the distinct parts, each in card order */
+    uint64_t *hash;          /* an open-addressed set of found's indices, by hash */
+    int *slot;
+    int tcap;                /* slots (a power of two); 0: none yet */
+    int oom;
+} Ach;
+
+static uint64_t ach_hash(const int *cs, int n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int t = 0; t < n; t++) { h ^= (uint64_t)(cs[t] + 1); h *= 1099511628211ULL; }
+    return h ^ (h >> 29);
+}
+
+static int ach_grow(Ach *a) {
+    int tcap = a->tcap ? a->tcap * 2 : 256;
+    uint64_t *hash = malloc(sizeof(uint64_t) * tcap);
+    int *slot = malloc(sizeof(int) * tcap);
+    if (!hash || !slot) { free(hash); free(slot); return 0; }
+    for (int t = 0; t < tcap; t++) slot[t] = -1;
+    for (int q = 0; q < a->found->n; q++) {
+        uint64_t h = ach_hash(a->found->cards + (size_t)q * a->found->stride, a->m);
+        int t = (int)(h & (uint64_t)(tcap - 1));
+        while (slot[t] >= 0) t = (t + 1) & (tcap - 1);
+        slot[t] = q; hash[t] = h;
+    }
+    free(a->hash); free(a->slot);
+    a->hash = hash; a->slot = slot; a->tcap = tcap;
+    return 1;
+}
+
+/* the part made of the placed cards and the filling: added if new; 1 to stop */
+static int ach_add(Ach *a) {
+    int cs[MAXHAND], k = 0;
+    for (int q = 0; q < a->ni; q++)
+        for (int t = a->taken[a->card[q]] + a->fill[q]; t > 0; t--) cs[k++] = a->card[q];
+    if (2 * (a->found->n + 1) > a->tcap && !ach_grow(a)) { a->oom = 1; return 1; }
+    uint64_t h = ach_hash(cs, k);
+    int t = (int)(h & (uint64_t)(a->tcap - 1));
+    for (; a->slot[t] >= 0; t = (t + 1) & (a->tcap - 1))
+        if (a->hash[t] == h
+            && !memcmp(a->found->cards + (size_t)a->slot[t] * a->found->stride, cs, sizeof(int) * k))
+            return 0;
+    if (!plays_push(a->found, cs, k)) { a->oom = 1; return 1; }
+    a->slot[t] = a->found->n - 1; a->hash[t] = h;
+    return a->found->n > a->cap;
+}
+
+/* every filling of need cards from items q.. (the copies not placed); 1 to stop */
+static int ach_fill(Ach *a, int q, int need) {
+    if (need == 0) return ach_add(a);
+    for (; q < a->ni; q++) {
+        int left = a->cnt[q] - a->taken[a->card[q]];
+        for (int take = left < need ? left : need; take > 0; take--) {
+            a->fill[q] = take;
+            int stop = ach_fill(a, q + 1, need - take);
+            a->fill[q] = 0;
+            if (stop) return 1;
+        }
+    }
+    return 0;
+}
+
+static int ach_from(Ach *a, const Hold *avail, int i, int budget);
+
+static int ach_place(Ach *a, const Hold *avail, const Shape *sh, int j, int i, int budget) {
+    if (j == sh->n) return ach_from(a, avail, i + 1, budget - a->s->u[i].w * a->s->u[i].l);
+    ChainIter it;
+    Unit u;
+    ci_init(&it, avail, a->o, sh->k[j].w, sh->k[j].l, 0);
+    while (ci_next(&it, &u)) {
+        Hold after = *avail;
+        hold_take(&after, &u);
+        for (int r = 0; r < u.l; r++) a->taken[u.cards[r]] += u.w;
+        a->ntaken += u.w * u.l;
+        int stop = ach_place(a, &after, sh, j + 1, i, budget);
+        for (int r = 0; r < u.l; r++) a->taken[u.cards[r]] -= u.w;
+        a->ntaken -= u.w * u.l;
+        if (stop) return 1;
+    }
+    return 0;
+}
+
+/* search_from's walk over every placement; each complete one filled every way */
+static int ach_from(Ach *a, const Hold *avail, int i, int budget) {
+    if (i == a->s->nu) return ach_fill(a, 0, a->m - a->ntaken);
+    const Shape *sh = shape_at(a->s, i);
+    int size = a->s->u[i].w * a->s->u[i].l;
+    int room = size < budget ? size : budget;
+    if (room < 0) room = 0;
+    if (shape_size(sh) > room) return 0;
+    return ach_place(a, avail, sh, 0, i, budget);
+}
+
 static int plays_lex_cmp_len;
 static const int *plays_lex_base;
 static int plays_lex_stride;
@@ -220,34 +327,35 @@ static int cmp_play_idx(const void *a, const void *b) {
     return 0;
 }
 
-/* legal._achieving: the m-card parts of the suit that show the required answers, in sorted
- * order; returns the count (more than cap: cap + 1), -1 when out of memory */
+/* the parts in sorted order into parts; returns their count (more than cap: cap + 1), -1
+ * when out of memory */
 static int achieving(const Spec *s, const Order *o, const int *card, const int *cnt, int ni,
                      int cap, Plays *parts) {
-    Plays all;
-    if (!plays_init(&all, s->m > 0 ? s->m : 1)) return -1;
-    if (!multisets(card, cnt, ni, s->m, -1, &all)) { plays_free(&all); return -1; }
-    int *keep = malloc(sizeof(int) * (all.n + 1));
-    if (!keep) { plays_free(&all); return -1; }
-    int nk = 0;
-    for (int q = 0; q < all.n; q++) {
-        const int *cs = all.cards + (size_t)q * all.stride;
-        Hold h;
-        hold_clear(&h);
-        for (int t = 0; t < all.len[q]; t++) hold_add(&h, cs[t], 1);
-        if (search_from(s, o, &h, 0, s->m)) keep[nk++] = q;
-    }
-    int result = nk;
-    if (nk <= cap) {
-        plays_lex_base = all.cards; plays_lex_stride = all.stride; plays_lex_cmp_len = s->m;
-        qsort(keep, nk, sizeof(int), cmp_play_idx);  /* multisets: each in card order already */
+    Plays found;
+    if (!plays_init(&found, s->m > 0 ? s->m : 1)) return -1;
+    Ach a;
+    a.s = s; a.o = o; a.card = card; a.cnt = cnt; a.ni = ni; a.m = s->m; a.cap = cap;
+    memset(a.taken, 0, sizeof a.taken);
+    memset(a.fill, 0, sizeof a.fill);
+    a.ntaken = 0; a.found = &found; a.hash = NULL; a.slot = NULL; a.tcap = 0; a.oom = 0;
+    ach_from(&a, &s->suit, 0, s->m);
+    free(a.hash); free(a.slot);
+    int nk = found.n, result = nk;
+    if (a.oom) {
+        result = -1;
+    } else if (nk <= cap) {
+        int *keep = malloc(sizeof(int) * (nk + 1));
+        if (!keep) { plays_free(&found); return -1; }
+        for (int q = 0; q < nk; q++) keep[q] = q;
+        plays_lex_base = found.cards; plays_lex_stride = found.stride; plays_lex_cmp_len = s->m;
+        qsort(keep, nk, sizeof(int), cmp_play_idx);
         for (int q = 0; q < nk; q++)
-            if (!plays_push(parts, all.cards + (size_t)keep[q] * all.stride, s->m)) { result = -1; break; }
+            if (!plays_push(parts, found.cards + (size_t)keep[q] * found.stride, s->m)) { result = -1; break; }
+        free(keep);
     } else {
         result = cap + 1;
     }
-    free(keep);
-    plays_free(&all);
+    plays_free(&found);
     return result;
 }
 

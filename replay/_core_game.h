@@ -30,10 +30,17 @@ static void holding(const Game *g, int seat, int k, Hold *h) {  /* state.class_h
     hold_clear(h);
     if (!g->class_left[seat][k]) return;
     const Order *o = g->o;
-    for (int i = 0; i < o->nmem[k]; i++) {
+    const int *held = g->held[seat];
+    int n = 0, rest = g->class_left[seat][k];  /* the walk stops past the last */
+    for (int i = 0; i < o->nmem[k]; i++) {  /* hold_add's, each card new */
         int c = o->mem[k][i];
-        if (g->held[seat][c]) hold_add(h, c, g->held[seat][c]);
+        if (held[c]) {
+            h->card[n++] = (unsigned char)c;
+            h->cnt[c] = (unsigned char)held[c];
+            if ((rest -= held[c]) <= 0) break;
+        }
     }
+    h->n = n;
 }
 
 static int cards_held(const Game *g, int seat) {  /* from the seat's counts per class */

@@ -133,10 +133,17 @@ class Budget:
     errors of 16 and 18 points the default left unmarked), past the 10 s a hand the standard
     budget keeps to; since session 41's cheaper search 8.3 → 9.9 s (hands 1-2) on session 42's
     samples, 6.3 → 7.2 s on the regenerated ones."""
-    deep_scale: float = 1.0
-    """``deep_cards`` applies in packs of at most this scale (200 points: two decks, 标分) at
-    the standard budget; in larger ones it would take a four-deck hand past 30 s (the
-    ``thorough`` level searches them too)."""
+    deep_scale: float = 2.0
+    """``deep_cards`` applies in packs of at most this scale (400 points: four decks, every
+    pack of the four rulesets) at the standard budget. 1.0 (two decks, 标分) until session 45,
+    when a four-deck hand's follows became cheaper to list (its review 35.6 → 23.3 s a hand
+    side by side): the deep end costs 9-11 % of a three- or four-deck hand
+    (docs/performance.md, "Session 45")."""
+    deep_patterns: bool = False
+    """``deep_cards`` applies in a ruleset with special patterns too (打万分, the ``thorough``
+    level): its playouts are played one alternative at a time (a pattern's bombs are settled in
+    Python, outside the C core's batch), and the deep end there costs 40 % more a hand, past
+    30 s."""
     max_alternatives: int = 400
     """At most this many alternatives valued (the play made, the likely plays, then card order):
     in practice every one (the most a decision of the sample matches has is 357, a three-deck
@@ -184,10 +191,12 @@ class Budget:
         rounds in a pack of at most two decks' points, else :attr:`resolve`."""
         return self.early_resolve if scale <= 1.0 and round_ < self.extend else self.resolve
 
-    def endgame_at(self, cards: int, scale: float) -> int:
+    def endgame_at(self, cards: int, scale: float, patterns: bool = False) -> int:
         """The playouts' searched last tricks for a decision where each seat holds at most
-        ``cards`` cards, in a hand of this ``scale``."""
-        if scale <= self.deep_scale and self.exact_at(scale) < cards <= self.deep_cards:
+        ``cards`` cards, in a hand of this ``scale`` (``patterns``: of a ruleset with special
+        patterns, 打万分)."""
+        if scale <= self.deep_scale and (self.deep_patterns or not patterns) \
+                and self.exact_at(scale) < cards <= self.deep_cards:
             return max(self.endgame, self.exact_at(scale))
         return self.endgame
 
@@ -202,7 +211,7 @@ LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "small_solo": 4,
               "large_solo": 4, "exact_solo": 4, "contenders": 2, "deep_cards": 0},
     "standard": {},
-    "thorough": {"samples": 128, "confirm": 384, "deep_scale": 4},
+    "thorough": {"samples": 128, "confirm": 384, "deep_scale": 4, "deep_patterns": True},
 }
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
@@ -210,8 +219,9 @@ decisions come out unclear, none is marked on less evidence: the confidence rule
 decision still undecided and 18,432 more for the runners left, 36,864 at one deck and 2,304
 past two decks; until
 session 20, when the
-rollout player was written in C: 8, three and 408; from five cards a seat at two decks the
-playouts searched after one trick, ``Budget.deep_cards``, since session 43), ``thorough``
+rollout player was written in C: 8, three and 408; from five cards a seat the playouts
+searched after one trick, ``Budget.deep_cards``: at two decks and 标分 since session 43, in every
+pack but 打万分's since session 45), ``thorough``
 (four times the deals, and the playouts searched from five cards a seat in every pack)."""
 
 

@@ -232,7 +232,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     exact_cards = budget.exact_at(scale)
     deals = enumerated_deals(state, seat, exact_cards, budget.exact_deals)
     held = most_held(state)
-    endgame = budget.endgame_at(held, scale)
+    endgame = budget.endgame_at(held, scale, bool(state.rules.pattern_kinds))
 
     ends: dict = {}  # the settlements of the hands' ends, shared by this decision's deals
     agents = None if budget.rollout == "greedy" else \

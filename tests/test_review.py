@@ -506,7 +506,9 @@ def test_a_deep_budget_searches_the_playouts_last_tricks_from_the_packs_exact_ca
     assert (deep.endgame_at(5, 1.0), deep.endgame_at(6, 1.0), deep.endgame_at(4, 1.0)) == (4, 2, 2)
     assert deep.endgame_at(5, 0.5) == 2  # one deck: solved whole from five cards
     standard, quick, thorough = Budget(), budget_at("quick"), budget_at("thorough")
-    assert (standard.endgame_at(5, 1.0), standard.endgame_at(5, 2.0)) == (4, 2)  # two decks only
+    # every pack (four decks' points at most), but not 打万分's (its patterns): thorough's too
+    assert (standard.endgame_at(5, 1.0), standard.endgame_at(5, 2.0)) == (4, 4)
+    assert (standard.endgame_at(5, 1.1, True), thorough.endgame_at(5, 1.1, True)) == (2, 4)
     assert (quick.endgame_at(5, 1.0), thorough.endgame_at(5, 2.0)) == (2, 4)
 
     path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-2deck.jsonl"
@@ -1059,7 +1061,7 @@ def test_named_levels_set_the_budget_and_review_the_same_decisions():
     quick = budget_at("quick")
     assert (quick.samples, quick.confirm) == (3, 9) and quick.samples < Budget().samples
     assert budget_at("thorough", seed=2).samples == 4 * Budget().samples
-    assert budget_at("thorough").endgame_at(5, 2.0) == 4 > Budget().endgame_at(5, 2.0)
+    assert budget_at("thorough").endgame_at(5, 1.1, True) == 4 > Budget().endgame_at(5, 1.1, True)
     assert budget_at("quick", samples=5, confirm=None).samples == 5
     with pytest.raises(ValueError, match="unknown review level"):
         budget_at("fast")

@@ -288,7 +288,8 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
                   ) -> list[tuple[int, list[int], int]]:
     """Declarations made while the cards are drawn: (seat, cards, cards dealt so far).
 
-    Each seat's agent may declare after each card it draws; ``fixed`` declarations (the same
+    Each seat's agent may declare after each card it draws (it is asked whenever it has
+    something it may declare: :func:`declaration_options`); ``fixed`` declarations (the same
     triples) are made as given, each once its count of cards is dealt, and the agents decide
     only after ``start`` cards (the review replays a record's declarations up to a decision,
     then lets the agents go on)."""
@@ -320,7 +321,12 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
             level = RANK_OF.get(levels[dealer % 2] if dealer is not None else levels[seat % 2])
             if level is None:
                 continue
-            options = declaration_options(rules, held[seat], level, current, seat)
+            mine = held[seat]
+            if mine[52] < 2 and mine[53] < 2 and not any(mine[c] for c in _level_cards(level)):
+                continue  # nothing to declare: the agent is not asked
+            options = declaration_options(rules, mine, level, current, seat)
+            if not options:
+                continue
             view = SeatView(seat, players, rules, held[seat], None, None, None, [], [0] * 54, 0)
             choice = agents[seat].declare(view, options)
             if choice is not None:
@@ -350,9 +356,19 @@ def declaration_options(rules: Ruleset, held: list[int], level: int,
     return options
 
 
+_LEVEL_CARDS: dict[int, tuple[Card, ...]] = {}
+
+
+def _level_cards(level: int) -> tuple[Card, ...]:
+    """The four suits' cards of ``level`` (♠ ♥ ♣ ♦), made once a level."""
+    cards = _LEVEL_CARDS.get(level)
+    if cards is None:
+        cards = _LEVEL_CARDS[level] = tuple(Card.of(level, suit) for suit in "SHCD")
+    return cards
+
+
 def _declaration_candidates(held: list[int], level) -> Iterator[list[int]]:  # type: ignore[no-untyped-def]
-    for suit in range(4):
-        card = Card.of(level, "SHCD"[suit])
+    for card in _level_cards(level):
         for n in range(1, held[card] + 1):
             yield [card] * n
     for joker in (52, 53):

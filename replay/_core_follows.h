@@ -97,31 +97,44 @@ static int shape_size(const Shape *sh) {
     return t;
 }
 
-static int search_from(const Spec *s, const Order *o, const Hold *avail, int i, int budget);
+/* At each complete placement of the required answers, the cards left (the holding less the
+ * placed); 1 to stop the walk. */
+typedef int (*Visit)(void *ctx, const Hold *left);
+
+static int placements(const Spec *s, const Order *o, const Hold *avail, int i, int budget,
+                      Visit visit, void *ctx);
 
 static int place_then(const Spec *s, const Order *o, const Hold *avail, const Shape *sh, int j,
-                      int i, int budget) {
-    if (j == sh->n) return search_from(s, o, avail, i + 1, budget - s->u[i].w * s->u[i].l);
+                      int i, int budget, Visit visit, void *ctx) {
+    if (j == sh->n)
+        return placements(s, o, avail, i + 1, budget - s->u[i].w * s->u[i].l, visit, ctx);
     ChainIter it;
     Unit u;
     ci_init(&it, avail, o, sh->k[j].w, sh->k[j].l, 0);
     while (ci_next(&it, &u)) {
         Hold after = *avail;
         hold_take(&after, &u);
-        if (place_then(s, o, &after, sh, j + 1, i, budget)) return 1;
+        if (place_then(s, o, &after, sh, j + 1, i, budget, visit, ctx)) return 1;
     }
     return 0;
 }
 
-/* legal._search: can avail show the required answers for units i..? */
-static int search_from(const Spec *s, const Order *o, const Hold *avail, int i, int budget) {
-    if (i == s->nu) return 1;
+/* legal._search's walk over the placements of the required answers for units i.. in avail:
+ * each complete one visited (NULL: the first stops it); 1 when stopped */
+static int placements(const Spec *s, const Order *o, const Hold *avail, int i, int budget,
+                      Visit visit, void *ctx) {
+    if (i == s->nu) return visit ? visit(ctx, avail) : 1;
     const Shape *sh = shape_at(s, i);
     int size = s->u[i].w * s->u[i].l;
     int room = size < budget ? size : budget;
     if (room < 0) room = 0;
     if (shape_size(sh) > room) return 0;
-    return place_then(s, o, avail, sh, 0, i, budget);
+    return place_then(s, o, avail, sh, 0, i, budget, visit, ctx);
+}
+
+/* legal._search: can avail show the required answers for units i..? */
+static int search_from(const Spec *s, const Order *o, const Hold *avail, int i, int budget) {
+    return placements(s, o, avail, i, budget, NULL, NULL);
 }
 
 /* the required answers (legal._find_required), given the answer lists */
@@ -211,18 +224,15 @@ static int multisets(const int *card, const int *cnt, int ni, int n, int cap, Pl
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 /* legal._achieving: the m-card parts of the suit that show the required answers. Built, as
- * the Python is, from every placement of the required answers in the whole suit (the search
- * of search_from, not stopped at the first), each filled with every choice of the cards left:
+ * the Python is, from every placement of the required answers in the whole suit (the walk of
+ * search_from, not stopped at the first), each filled with every choice of the cards left:
  * a part shows the answers exactly when it holds one such placement. (Until session 45 every
  * m-card multiset of the suit was listed and searched alone: at four decks nineteen in
  * twenty failed, two fifths of a review's time.) */
 typedef struct {
-    const Spec *s;
-    const Order *o;
     const int *card, *cnt;   /* the suit's cards in card order, and their copies */
     int ni, m, cap;
-    int taken[NC];           /* copies placed, by card */
-    int ntaken;
+    int left[NC];            /* copies of each item not placed, at the placement visited */
     int fill[NC];            /* copies of each item chosen to fill */
     Plays *found;            /* the distinct parts, each in card order */
     uint64_t *hash;          /* an open-addressed set of found's indices, by hash */
@@ -258,7 +268,7 @@ static int ach_grow(Ach *a) {
 static int ach_add(Ach *a) {
     int cs[MAXHAND], k = 0;
     for (int q = 0; q < a->ni; q++)
-        for (int t = a->taken[a->card[q]] + a->fill[q]; t > 0; t--) cs[k++] = a->card[q];
+        for (int t = a->cnt[q] - a->left[q] + a->fill[q]; t > 0; t--) cs[k++] = a->card[q];
     if (2 * (a->found->n + 1) > a->tcap && !ach_grow(a)) { a->oom = 1; return 1; }
     uint64_t h = ach_hash(cs, k);
     int t = (int)(h & (uint64_t)(a->tcap - 1));
@@ -275,8 +285,7 @@ static int ach_add(Ach *a) {
 static int ach_fill(Ach *a, int q, int need) {
     if (need == 0) return ach_add(a);
     for (; q < a->ni; q++) {
-        int left = a->cnt[q] - a->taken[a->card[q]];
-        for (int take = left < need ? left : need; take > 0; take--) {
+        for (int take = a->left[q] < need ? a->left[q] : need; take > 0; take--) {
             a->fill[q] = take;
             int stop = ach_fill(a, q + 1, need - take);
             a->fill[q] = 0;
@@ -286,35 +295,15 @@ static int ach_fill(Ach *a, int q, int need) {
     return 0;
 }
 
-static int ach_from(Ach *a, const Hold *avail, int i, int budget);
-
-static int ach_place(Ach *a, const Hold *avail, const Shape *sh, int j, int i, int budget) {
-    if (j == sh->n) return ach_from(a, avail, i + 1, budget - a->s->u[i].w * a->s->u[i].l);
-    ChainIter it;
-    Unit u;
-    ci_init(&it, avail, a->o, sh->k[j].w, sh->k[j].l, 0);
-    while (ci_next(&it, &u)) {
-        Hold after = *avail;
-        hold_take(&after, &u);
-        for (int r = 0; r < u.l; r++) a->taken[u.cards[r]] += u.w;
-        a->ntaken += u.w * u.l;
-        int stop = ach_place(a, &after, sh, j + 1, i, budget);
-        for (int r = 0; r < u.l; r++) a->taken[u.cards[r]] -= u.w;
-        a->ntaken -= u.w * u.l;
-        if (stop) return 1;
+/* a placement visited: filled every way with the cards it leaves */
+static int ach_visit(void *ctx, const Hold *left) {
+    Ach *a = ctx;
+    int need = a->m;
+    for (int q = 0; q < a->ni; q++) {
+        a->left[q] = left->cnt[a->card[q]];
+        need -= a->cnt[q] - a->left[q];
     }
-    return 0;
-}
-
-/* search_from's walk over every placement; each complete one filled every way */
-static int ach_from(Ach *a, const Hold *avail, int i, int budget) {
-    if (i == a->s->nu) return ach_fill(a, 0, a->m - a->ntaken);
-    const Shape *sh = shape_at(a->s, i);
-    int size = a->s->u[i].w * a->s->u[i].l;
-    int room = size < budget ? size : budget;
-    if (room < 0) room = 0;
-    if (shape_size(sh) > room) return 0;
-    return ach_place(a, avail, sh, 0, i, budget);
+    return ach_fill(a, 0, need);
 }
 
 static int plays_lex_cmp_len;
@@ -334,11 +323,10 @@ static int achieving(const Spec *s, const Order *o, const int *card, const int *
     Plays found;
     if (!plays_init(&found, s->m > 0 ? s->m : 1)) return -1;
     Ach a;
-    a.s = s; a.o = o; a.card = card; a.cnt = cnt; a.ni = ni; a.m = s->m; a.cap = cap;
-    memset(a.taken, 0, sizeof a.taken);
+    a.card = card; a.cnt = cnt; a.ni = ni; a.m = s->m; a.cap = cap;
     memset(a.fill, 0, sizeof a.fill);
-    a.ntaken = 0; a.found = &found; a.hash = NULL; a.slot = NULL; a.tcap = 0; a.oom = 0;
-    ach_from(&a, &s->suit, 0, s->m);
+    a.found = &found; a.hash = NULL; a.slot = NULL; a.tcap = 0; a.oom = 0;
+    placements(s, o, &s->suit, 0, s->m, ach_visit, &a);
     free(a.hash); free(a.slot);
     int nk = found.n, result = nk;
     if (a.oom) {

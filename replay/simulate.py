@@ -321,12 +321,9 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
             level = RANK_OF.get(levels[dealer % 2] if dealer is not None else levels[seat % 2])
             if level is None:
                 continue
-            mine = held[seat]
-            if mine[52] < 2 and mine[53] < 2 and not any(mine[c] for c in _level_cards(level)):
-                continue  # nothing to declare: the agent is not asked
-            options = declaration_options(rules, mine, level, current, seat)
+            options = declaration_options(rules, held[seat], level, current, seat)
             if not options:
-                continue
+                continue  # nothing to declare: the agent is not asked
             view = SeatView(seat, players, rules, held[seat], None, None, None, [], [0] * 54, 0)
             choice = agents[seat].declare(view, options)
             if choice is not None:
@@ -343,6 +340,8 @@ def declaration_options(rules: Ruleset, held: list[int], level: int,
     ``current`` declaration (its seat and what it declared): the level cards of a suit (one or
     more) or two or more jokers alike, each a declaration the rules accept that overrides the
     current one (a seat may reinforce its own suit, not change it)."""
+    if held[52] < 2 and held[53] < 2 and not any(held[c] for c in _level_cards(level)):
+        return []  # no candidate (_declaration_candidates): most calls, early in the deal
     options = []
     for cand in _declaration_candidates(held, level):
         decl = rules.declaration([Card(c) for c in cand], level)

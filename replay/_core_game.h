@@ -32,13 +32,12 @@ static void holding(const Game *g, int seat, int k, Hold *h) {  /* state.class_h
     const Order *o = g->o;
     const int *held = g->held[seat];
     int n = 0, rest = g->class_left[seat][k];  /* the walk stops past the last */
-    for (int i = 0; i < o->nmem[k]; i++) {  /* hold_add's, each card new */
-        int c = o->mem[k][i];
-        if (held[c]) {
-            h->card[n++] = (unsigned char)c;
-            h->cnt[c] = (unsigned char)held[c];
-            if ((rest -= held[c]) <= 0) break;
-        }
+    for (int i = 0; i < o->nmem[k] && rest > 0; i++) {  /* hold_add's, each card new */
+        int c = o->mem[k][i], m = held[c];
+        h->card[n] = (unsigned char)c;  /* kept only if held: no branch on each card */
+        h->cnt[c] = (unsigned char)m;
+        n += m > 0;
+        rest -= m;
     }
     h->n = n;
 }

@@ -106,10 +106,11 @@ static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
     if (g->lead_size == 1 && !g->special) {
         Hold h;
         holding(g, seat, g->lead_class, &h);
-        int any = h.n;
-        int cards[NC], nc = 0;
-        for (int c = 0; c < NC; c++)
-            if (any ? h.cnt[c] > 0 : g->held[seat][c] > 0) cards[nc++] = c;
+        int cards[NC + 1], nc = 0;  /* in card order, without a branch on each card */
+        if (h.n)
+            for (int c = 0; c < NC; c++) { cards[nc] = c; nc += h.cnt[c] > 0; }
+        else
+            for (int c = 0; c < NC; c++) { cards[nc] = c; nc += g->held[seat][c] > 0; }
         if (nc <= LIMIT) {
             for (int i = 0; i < nc; i++) plays_push(&found, &cards[i], 1);
             goto choose;

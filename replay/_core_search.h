@@ -109,10 +109,21 @@ static PyTypeObject TableType = {
 
 enum { SOLVED = 0, FAILED = 1, HANDED_BACK = 2 };
 
+/* the settlements of one decision's ends, across its deals (rollouts._settler's keys): within
+ * a decision an end and the kitty's points decide the settlement; a last trick taken by the
+ * declarer's side gives no kitty award, and a defender's award reads the cards, not which
+ * defender took it */
+typedef struct {
+    TableObject *t;
+    int kitty_points;
+    int declaring;          /* bit s: seat s on the declarer's side; -1: every end by its seat */
+} Ends;
+
 typedef struct {
     Game *g;
     TableObject *t;
     PyObject *settle;       /* (face, winner, winning cards, special) -> final points */
+    const Ends *ends;       /* NULL: none kept past the deal */
     uint64_t held_key;      /* sum of z_held[seat][card] over every card held */
     int status;
 } Solver;
@@ -127,15 +138,34 @@ static uint64_t position_key(const Solver *S) {
     return key ? key : 1;
 }
 
-/* the defenders' final points of a finished hand: the Python settlement, kept by its end */
+/* the key of a finished hand's end: in the deal's table, or (ends) across a decision's deals */
+static uint64_t end_key(const Game *g, const Ends *ends) {
+    uint64_t key = 0x1ea7ULL + ((uint64_t)g->face << 20) + (uint64_t)(g->last_special != 0);
+    int by_seat = 1, by_cards = 1;
+    if (ends) {
+        key += (uint64_t)(unsigned)ends->kitty_points << 40;
+        if (ends->declaring >= 0) {
+            by_seat = 0;
+            by_cards = !((ends->declaring >> g->last_winner) & 1);
+            if (!by_cards)  /* the declarer's side took it: its face points alone */
+                key = 0x5e771edULL + ((uint64_t)g->face << 20)
+                      + ((uint64_t)(unsigned)ends->kitty_points << 40);
+        }
+    }
+    if (by_seat) key += (uint64_t)g->last_winner << 4;
+    if (by_cards)
+        for (int i = 0; i < g->last_n; i++) key += z_trick[MAXP - 1][g->last_cards[i]];
+    key = splitmix(key ^ (ends ? 0xe2d5ULL : 0xe2dULL));
+    return key ? key : 1;
+}
+
+/* the defenders' final points of a finished hand: the Python settlement, kept by its end (in
+ * the decision's ends where they are kept, else in the deal's table) */
 static int settled(Solver *S) {
     const Game *g = S->g;
-    uint64_t key = 0x1ea7ULL + ((uint64_t)g->face << 20) + ((uint64_t)g->last_winner << 4)
-                   + (uint64_t)(g->last_special != 0);
-    for (int i = 0; i < g->last_n; i++) key += z_trick[MAXP - 1][g->last_cards[i]];
-    key = splitmix(key ^ 0xe2dULL);
-    key = key ? key : 1;
-    Slot *hit = table_find(S->t, key);
+    TableObject *kept = S->ends ? S->ends->t : S->t;
+    uint64_t key = end_key(g, S->ends);
+    Slot *hit = table_find(kept, key);
     if (hit) return hit->low;
     PyObject *winning = PyList_New(g->last_n);
     if (!winning) { S->status = FAILED; return 0; }
@@ -146,7 +176,7 @@ static int settled(Solver *S) {
     long value = PyLong_AsLong(v);
     Py_DECREF(v);
     if (value == -1 && PyErr_Occurred()) { S->status = FAILED; return 0; }
-    Slot *slot = table_put(S->t, key);
+    Slot *slot = table_put(kept, key);
     if (!slot) { PyErr_NoMemory(); S->status = FAILED; return 0; }
     slot->low = slot->high = (int)value;
     return (int)value;
@@ -423,8 +453,8 @@ static int solve_node(Solver *S, int alpha, int beta) {
 
 /* the value of g searched (settled when the hand is over) into a Python result: the value,
  * None where the search handed it back, NULL with an exception */
-static PyObject *searched(Game *g, TableObject *t, PyObject *settle) {
-    Solver S = {g, t, settle, 0, SOLVED};
+static PyObject *searched(Game *g, TableObject *t, PyObject *settle, const Ends *ends) {
+    Solver S = {g, t, settle, ends, 0, SOLVED};
     for (int s = 0; s < g->P; s++)
         for (int c = 0; c < NC; c++) S.held_key += (uint64_t)g->held[s][c] * z_held[s][c];
     int value = g->finished ? settled(&S) : solve_node(&S, -1, INF_VALUE);
@@ -452,7 +482,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     if (!g) return NULL;
     PyObject *result = NULL;
     if (loaded < 0 || (loaded > 0 && g->special)) { result = Py_None; Py_INCREF(result); }
-    if (loaded > 0 && !result) result = searched(g, t, settle);
+    if (loaded > 0 && !result) result = searched(g, t, settle, NULL);
     free(g);
     return result;
 }
@@ -469,7 +499,8 @@ PyDoc_STRVAR(play_value_doc,
 /* the game played on by the rollout player until, at a lead, every seat holds at most
  * endgame cards, the rest searched: the defenders' final points, None where Python must play
  * it, NULL with an exception */
-static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *settle) {
+static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *settle,
+                              const Ends *ends) {
     int cards[MAXHAND], nc, seat;
     while (!g->finished) {
         if (g->nplays == 0) {
@@ -486,7 +517,7 @@ static PyObject *rollout_from(Game *g, int endgame, TableObject *t, PyObject *se
         }
     }
     if (g->finished && g->last_winner < 0) Py_RETURN_NONE;
-    return searched(g, t, settle);
+    return searched(g, t, settle, ends);
 }
 
 static PyObject *play_value(PyObject *self, PyObject *args) {
@@ -503,27 +534,34 @@ static PyObject *play_value(PyObject *self, PyObject *args) {
     if (!g) return NULL;
     PyObject *result = NULL;
     if (loaded < 0) { result = Py_None; Py_INCREF(result); }
-    if (loaded > 0) result = rollout_from(g, endgame, t, settle);
+    if (loaded > 0) result = rollout_from(g, endgame, t, settle, NULL);
     free(g);
     return result;
 }
 
 PyDoc_STRVAR(play_values_doc,
-"play_values(<play_out's arguments>, seat, plays, endgame, table, settle) -> list or None\n"
+"play_values(<play_out's arguments>, seat, plays, endgame, table, settle[, ends,\n"
+"kitty_points, declaring]) -> list or None\n"
 "play_value of the position after each of plays (lists of cards) made by seat, the seat to\n"
-"play: the position read once, each play applied to a copy (a lead of one unit or a follow:\n"
-"the caller keeps throws, which may fail, to itself); endgame below 0: solve's value right\n"
+"play: the position read once, each play applied to a copy (a throw that fails on this deal\n"
+"handed back: the engine plays it as failed); endgame below 0: solve's value right\n"
 "after the play. None in the list for a play it hands back, None for all where the position\n"
-"needs Python.");
+"needs Python. ends: a Table keeping the settlements of one decision's ends across its deals\n"
+"(this deal's kitty holding kitty_points; declaring: bit s set for a seat on the declarer's\n"
+"side, -1 to key every end by its seat), as replay.rollouts._settler keys them.");
 
 static PyObject *play_values(PyObject *self, PyObject *args) {
     Position a;
     int seat, endgame;
     PyObject *plays, *settle;
-    TableObject *t;
-    if (!PyArg_ParseTuple(args, POSITION_FORMAT "iO!iO!O", POSITION_ARGS(a), &seat,
-                          &PyList_Type, &plays, &endgame, &TableType, &t, &settle))
+    TableObject *t, *kept = NULL;
+    Ends ends = {NULL, 0, -1};
+    if (!PyArg_ParseTuple(args, POSITION_FORMAT "iO!iO!O|O!ii", POSITION_ARGS(a), &seat,
+                          &PyList_Type, &plays, &endgame, &TableType, &t, &settle,
+                          &TableType, &kept, &ends.kitty_points, &ends.declaring))
         return NULL;
+    ends.t = kept;
+    const Ends *across = kept ? &ends : NULL;
     z_init();
     int loaded;
     Game *base = open_game(&a, &loaded);
@@ -559,7 +597,9 @@ static PyObject *play_values(PyObject *self, PyObject *args) {
         }
         memcpy(g, base, sizeof(Game));
         PyObject *value;
-        if (g->finished || to_play(g) != seat || !apply(g, seat, cards, nc)) {
+        if (g->finished || to_play(g) != seat
+            || (g->nplays == 0 && throw_fails(g, seat, cards, nc))  /* Python plays it as failed */
+            || !apply(g, seat, cards, nc)) {
             value = Py_None;
             Py_INCREF(value);
         } else if (endgame < 0) {  /* searched at once (solve's value) */
@@ -567,11 +607,11 @@ static PyObject *play_values(PyObject *self, PyObject *args) {
                 value = Py_None;
                 Py_INCREF(value);
             } else {
-                value = searched(g, t, settle);
+                value = searched(g, t, settle, across);
             }
             if (!value) { Py_CLEAR(out); goto done; }
         } else {
-            value = rollout_from(g, endgame, t, settle);
+            value = rollout_from(g, endgame, t, settle, across);
             if (!value) { Py_CLEAR(out); goto done; }
         }
         PyList_SET_ITEM(out, i, value);

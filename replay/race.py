@@ -9,6 +9,7 @@ one row of values per deal."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import mul
 
 from gamelog.cards import CARD_TOKENS
 from replay.marks import Budget, Decision, mark_for, thresholds
@@ -205,15 +206,17 @@ def _resolved(gains: list[tuple[float, float]], budget: Budget, scale: float, de
 
 class _Tally:
     """A race's gains over the play made (from the deciding seat's side), kept as running sums
-    by runner and by the parity of the deal, with the runners' cross products: every figure a
-    round reads (a gain and its error, a paired difference between two runners, the
-    cross-fitted best gain) without a pass over the deals so far."""
+    by runner and by the parity of the deal, and each runner's gains deal by deal: every
+    figure a round reads (a gain and its error, a paired difference between two runners, the
+    cross-fitted best gain) without a pass over the deals so far but the pairs' cross products,
+    taken for the few pairs a round compares (until session 46 kept for every pair at every
+    deal, a sixth of a two-deck review's Python)."""
 
     def __init__(self, runners: list[int]) -> None:
         self.n = 0
         self.sums = {i: [0.0, 0.0] for i in runners}     # by parity of the deal
         self.squares = {i: [0.0, 0.0] for i in runners}
-        self.cross: dict[tuple[int, int], float] = {}
+        self.gains: dict[int, list[float]] = {i: [] for i in runners}
 
     def add(self, gains: list[float], running: list[int]) -> None:
         """One deal's gains of the ``running`` runners (in that order)."""
@@ -221,10 +224,7 @@ class _Tally:
         for g, i in zip(gains, running, strict=True):
             self.sums[i][k] += g
             self.squares[i][k] += g * g
-        for a in range(len(running)):
-            for b in range(a + 1, len(running)):
-                pair = (running[a], running[b])
-                self.cross[pair] = self.cross.get(pair, 0.0) + gains[a] * gains[b]
+            self.gains[i].append(g)
         self.n += 1
 
     def gain(self, i: int) -> tuple[float, float]:
@@ -233,7 +233,7 @@ class _Tally:
     def behind(self, leader: int, other: int, resolve: float) -> bool:
         """Whether ``other`` trails ``leader`` by ``resolve`` standard errors of their paired
         difference (both ran on every deal)."""
-        cross = self.cross.get((leader, other), self.cross.get((other, leader), 0.0))
+        cross = sum(map(mul, self.gains[leader], self.gains[other]))
         mean, error = _mean_error(sum(self.sums[leader]) - sum(self.sums[other]),
                                   sum(self.squares[leader]) + sum(self.squares[other])
                                   - 2 * cross, self.n)

@@ -83,8 +83,8 @@ from replay.marks import thresholds as thresholds
 from replay.order import TRUMP as TRUMP_CLASS
 from replay.race import _judge as _judge
 from replay.race import _paired
+from replay.rollouts import Ends, enumerated_deals, exact_values, most_held
 from replay.rollouts import continuations as continuations
-from replay.rollouts import enumerated_deals, exact_values, most_held
 from replay.rollouts import play_out as play_out
 from replay.rollouts import play_value as play_value
 from replay.rollouts import rollout_agents as rollout_agents
@@ -234,7 +234,7 @@ def _decide(state: HandReplay, ev: Play, budget: Budget, rng: random.Random
     held = most_held(state)
     endgame = budget.endgame_at(held, scale, bool(state.rules.pattern_kinds))
 
-    ends: dict = {}  # the settlements of the hands' ends, shared by this decision's deals
+    ends = Ends()  # the settlements of the hands' ends, shared by this decision's deals
     agents = None if budget.rollout == "greedy" else \
         (lambda d: rollout_agents(budget.rollout, d, state.players))
 

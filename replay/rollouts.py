@@ -35,11 +35,33 @@ from replay.search import (
     to_play,
     with_held,
 )
-from replay.units import decompose
 
 Settle = Callable[[int, int, list[int], bool], int]
 """The defenders' final points of a hand ended with these face points, last-trick winner and
 winning cards, led as a pattern or not (what the C core asks of a deal's ends)."""
+
+class Ends:
+    """The settlements of one decision's hand ends, shared by its deals and calls (see
+    :func:`_settler` for what decides one): ``settled`` by end, ``settlers`` by the kitty's
+    points (a deal's settler serves every deal whose kitty holds as many), and ``native``, the
+    C core's own table of them, asked without a call into Python (since session 46; until then
+    one dict held the first two, and the core called Python at every end of a deal)."""
+
+    __slots__ = ("native", "settled", "settlers")
+
+    def __init__(self) -> None:
+        self.settled: dict[tuple, int] = {}
+        self.settlers: dict[int, Settle] = {}
+        self.native: Any = None
+
+    def core(self, kitty_points: int, declaring: tuple[bool, ...]) -> tuple:
+        """``play_values``' trailing arguments for a deal whose kitty holds ``kitty_points``:
+        the core's table of these ends, the points, and the declarer's side as bits."""
+        if self.native is None:
+            self.native = greedy_core().Table()
+        return (self.native, kitty_points,
+                sum(1 << s for s, on in enumerate(declaring) if on) if declaring else -1)
+
 
 BATCH = True
 """Play a deal's alternatives out in one call to the C core where it can (each a copy of the
@@ -162,7 +184,7 @@ def exact_values(deals: list[tuple[float, HandReplay]], seat: int,
 def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
                     samples: int, rng: random.Random,
                     agents: Callable[[int], list[Agent] | None] | None = None,
-                    exact_cards: int = 0, endgame: int = 0, ends: dict | None = None
+                    exact_cards: int = 0, endgame: int = 0, ends: Ends | None = None
                     ) -> list[list[float]]:
     """As :func:`rollout_values`, each deal's values (one row per deal). ``ends``: the
     settlements of hands ended in the C core, kept across the calls of one decision (see
@@ -199,7 +221,8 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             settle = _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
                               ends, declaring)
             values = _core_values(with_held(template, dealt_held(state, hands)), seat,
-                                  [alternatives[k] for k in batched], endgame, table, settle)
+                                  [alternatives[k] for k in batched], endgame, table, settle,
+                                  () if ends is None else ends.core(kitty_points, declaring))
             if values is None:  # past the core's fixed sizes: so is every deal of the decision
                 direct = False
             else:
@@ -232,19 +255,17 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
 
 def _batchable(state: HandReplay, alternatives: list[list[int]]) -> list[int]:
     """The alternatives the C core may play out from one reading of a deal
-    (:func:`_batched`): every follow, and a lead of one unit (a throw may fail on a deal,
-    which the engine here judges); none where the core is not built, or with patterns
-    (打万分: a pattern's bombs are counted here)."""
+    (:func:`_batched`): all of them (a throw that fails on a deal the core hands back, and
+    the engine here plays it as failed: until session 46 every throw was played here, on a
+    world dealt for it); none where the core is not built, or with patterns (打万分: a
+    pattern's bombs are counted here)."""
     if not BATCH or greedy_core() is None or state.rules.pattern_kinds or state.order is None:
         return []
-    trick = state.trick
-    if trick is not None and trick.plays:
-        return list(range(len(alternatives)))
-    return [k for k, cards in enumerate(alternatives) if len(decompose(cards, state.order)) == 1]
+    return list(range(len(alternatives)))
 
 
 def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which: list[int],
-             endgame: int, table: dict, ends: dict | None = None,
+             endgame: int, table: dict, ends: Ends | None = None,
              declaring: tuple[bool, ...] = ()) -> dict[int, float]:
     """The values of the alternatives ``which`` (by index) on the deal ``world``, each played
     by ``seat`` and then out by the rollout player (the last tricks searched from ``endgame``
@@ -255,19 +276,22 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
         return {}
     kitty_points = sum([world.points_table[c] for c in world.kitty])
     values = _core_values(position, seat, [alternatives[k] for k in which], endgame, table,
-                          _settler(kitty_points, partial(settler, world), ends, declaring))
+                          _settler(kitty_points, partial(settler, world), ends, declaring),
+                          () if ends is None else ends.core(kitty_points, declaring))
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
 
 
 def _core_values(position: tuple, seat: int, plays: list[list[int]], endgame: int, table: dict,
-                 settle: Settle) -> list | None:
+                 settle: Settle, kept: tuple = ()) -> list | None:
     """The C core's ``play_values`` of ``plays`` from ``position`` (None past its fixed
-    sizes; an entry None where it hands the play back)."""
+    sizes; an entry None where it hands the play back); ``kept``: the decision's ends as
+    :meth:`Ends.core` gives them (the core calls ``settle`` on an end new to them)."""
     core: Any = greedy_core()
     try:
-        return core.play_values(*position, seat, plays, endgame, core_table(table), settle)
+        return core.play_values(*position, seat, plays, endgame, core_table(table), settle,
+                                *kept)
     except ValueError:  # past its fixed sizes
         return None
 
@@ -278,7 +302,7 @@ def _dealt_settler(state: HandReplay, known: SeatKnowledge, hands: dict[int, lis
     return settler(dealt_world(state, known, hands, kitty))
 
 
-def _settler(kitty_points: int, make: Callable[[], Settle], ends: dict | None,
+def _settler(kitty_points: int, make: Callable[[], Settle], ends: Ends | None,
              declaring: tuple[bool, ...] = ()) -> Settle:
     """The settlement of a deal's ends for the C core: ``make()`` (a
     :func:`replay.search.settler` of the deal, made on the first end that needs it), each end's
@@ -298,16 +322,17 @@ def _settler(kitty_points: int, make: Callable[[], Settle], ends: dict | None,
             # a deal's settler serves every deal of the decision with these kitty points (it
             # reads nothing else of the deal): kept in ``ends``, made once for them rather
             # than once a deal (each a world dealt for it)
-            found = None if ends is None else ends.get(("settler", kitty_points))
+            found = None if ends is None else ends.settlers.get(kitty_points)
             if found is None:
                 found = make()
                 if ends is not None:
-                    ends["settler", kitty_points] = found
+                    ends.settlers[kitty_points] = found
             made.append(found)
         return made[0](face, winner, winning, special)
 
     if ends is None:
         return settle
+    kept = ends.settled
 
     def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
         if not declaring:
@@ -316,9 +341,9 @@ def _settler(kitty_points: int, make: Callable[[], Settle], ends: dict | None,
             key = (kitty_points, face)
         else:  # a defender's: the kitty's award reads the cards, not which defender
             key = (kitty_points, face, tuple(sorted(winning)), special)
-        value = ends.get(key)
+        value = kept.get(key)
         if value is None:
-            value = ends[key] = settle(face, winner, winning, special)
+            value = kept[key] = settle(face, winner, winning, special)
         return value
 
     return settled

@@ -231,7 +231,7 @@ def test_a_decisions_settled_ends_kept_across_its_deals_give_the_same_values(nam
         choices, _ = decision_choices(state, seat)
         if len(choices) < 2:
             continue
-        ends: dict = {}
+        ends = rollouts.Ends()
         for call in range(2):  # a decision's screen and race: two calls, one table of ends
             before = made[0]
             kept = rollouts.rollout_samples(state, seat, choices[:6], 8, random.Random(n + call),
@@ -243,9 +243,9 @@ def test_a_decisions_settled_ends_kept_across_its_deals_give_the_same_values(nam
             worlds[False] += made[0] - before
             assert kept == alone, (n, call)
         # a world dealt a decision at most for each kitty's points its ends needed settled
-        assert worlds[True] - kept_before <= sum(1 for key in ends if key[0] == "settler"), n
+        assert worlds[True] - kept_before <= len(ends.settlers), n
         kept_before = worlds[True]
-        checked += bool(ends)
+        checked += bool(ends.settled)
     assert checked > 3
     assert worlds[True] < worlds[False], worlds
 

@@ -500,7 +500,7 @@ def test_a_deep_budget_searches_the_playouts_last_tricks_from_the_packs_exact_ca
     from gamelog.model import Play
     from replay.engine import HandReplay
     from replay.review import budget_at, review_decision
-    from replay.rollouts import most_held, rollout_samples
+    from replay.rollouts import Ends, most_held, rollout_samples
 
     deep = budget_at("quick", samples=24, confirm=0, deep_cards=5)
     assert (deep.endgame_at(5, 1.0), deep.endgame_at(6, 1.0), deep.endgame_at(4, 1.0)) == (4, 2, 2)
@@ -522,7 +522,7 @@ def test_a_deep_budget_searches_the_playouts_last_tricks_from_the_packs_exact_ca
                 plays = [[CARD_BY_TOKEN[t] for t in cards] for cards, _ in d.alternatives]
                 for endgame in (4, 2):
                     rows = rollout_samples(state, ev.seat, plays, 24, random.Random(3),
-                                           exact_cards=4, endgame=endgame, ends={})
+                                           exact_cards=4, endgame=endgame, ends=Ends())
                     means = [sum(r[i] for r in rows) / len(rows) for i in range(len(plays))]
                     if endgame == 4:
                         assert means == pytest.approx([v for _, v in d.alternatives])

@@ -550,6 +550,66 @@ PyDoc_STRVAR(play_values_doc,
 "(this deal's kitty holding kitty_points; declaring: bit s set for a seat on the declarer's\n"
 "side, -1 to key every end by its seat), as replay.rollouts._settler keys them.");
 
+/* the plays of a Python list of card lists into n rows of MAXHAND ints (malloc'd) and their
+ * lengths; NULL with an exception */
+static int *plays_of(PyObject *plays, Py_ssize_t n, int *lens) {
+    int *cards = malloc(sizeof(int) * MAXHAND * (size_t)(n ? n : 1));
+    if (!cards) { PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = PyList_GET_ITEM(plays, i);
+        if (!PyList_Check(play) || PyList_GET_SIZE(play) < 1 || PyList_GET_SIZE(play) > MAXHAND) {
+            PyErr_SetString(PyExc_ValueError, "play_values: each play a list of 1 to MAXHAND cards");
+            free(cards);
+            return NULL;
+        }
+        lens[i] = (int)PyList_GET_SIZE(play);
+        for (int k = 0; k < lens[i]; k++) {
+            long c = PyLong_AsLong(PyList_GET_ITEM(play, k));
+            if (c == -1 && PyErr_Occurred()) { free(cards); return NULL; }
+            if (c < 0 || c >= NC) {
+                PyErr_SetString(PyExc_ValueError, "play_values: a card out of range");
+                free(cards);
+                return NULL;
+            }
+            cards[i * MAXHAND + k] = (int)c;
+        }
+    }
+    return cards;
+}
+
+/* each play's value from base (each applied to the copy g): a new list, None where the play is
+ * handed back; NULL with an exception */
+static PyObject *values_row(const Game *base, Game *g, int seat, const int *cards,
+                            const int *lens, Py_ssize_t n, int endgame, TableObject *t,
+                            PyObject *settle, const Ends *across) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int *cs = cards + i * MAXHAND;
+        int nc = lens[i];
+        memcpy(g, base, sizeof(Game));
+        PyObject *value;
+        if (g->finished || to_play(g) != seat
+            || (g->nplays == 0 && throw_fails(g, seat, cs, nc))  /* Python plays it as failed */
+            || !apply(g, seat, cs, nc)) {
+            value = Py_None;
+            Py_INCREF(value);
+        } else if (endgame < 0) {  /* searched at once (solve's value) */
+            if (g->special || (g->finished && g->last_winner < 0)) {
+                value = Py_None;
+                Py_INCREF(value);
+            } else {
+                value = searched(g, t, settle, across);
+            }
+        } else {
+            value = rollout_from(g, endgame, t, settle, across);
+        }
+        if (!value) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, value);
+    }
+    return out;
+}
+
 static PyObject *play_values(PyObject *self, PyObject *args) {
     Position a;
     int seat, endgame;
@@ -561,62 +621,117 @@ static PyObject *play_values(PyObject *self, PyObject *args) {
                           &TableType, &kept, &ends.kitty_points, &ends.declaring))
         return NULL;
     ends.t = kept;
-    const Ends *across = kept ? &ends : NULL;
     z_init();
     int loaded;
     Game *base = open_game(&a, &loaded);
     if (!base) return NULL;
     PyObject *out = NULL;
     Game *g = NULL;
+    int *cards = NULL, *lens = NULL;
     if (loaded <= 0) {
         if (loaded < 0) { out = Py_None; Py_INCREF(out); }
         goto done;
     }
-    g = malloc(sizeof(Game));
-    if (!g) { PyErr_NoMemory(); goto done; }
     Py_ssize_t n = PyList_GET_SIZE(plays);
-    out = PyList_New(n);
+    g = malloc(sizeof(Game));
+    lens = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!g || !lens) { PyErr_NoMemory(); goto done; }
+    cards = plays_of(plays, n, lens);
+    if (!cards) goto done;
+    out = values_row(base, g, seat, cards, lens, n, endgame, t, settle, kept ? &ends : NULL);
+done:
+    free(cards);
+    free(lens);
+    free(g);
+    free(base);
+    return out;
+}
+
+/* a deal's holdings (one list of NC counts a seat) into g: 1, 0 with an exception, -1 past
+ * the core's sizes */
+static int load_held(Game *g, PyObject *held) {
+    if (!PyList_Check(held) || PyList_GET_SIZE(held) != g->P) {
+        PyErr_SetString(PyExc_ValueError, "play_values_deals: a holding for every seat");
+        return 0;
+    }
+    memset(g->class_left, 0, sizeof g->class_left);
+    for (int s = 0; s < g->P; s++) {
+        int n;
+        if (!ints_of(PyList_GET_ITEM(held, s), g->held[s], NC, &n)) return 0;
+        for (int c = 0; c < NC; c++) {
+            if (g->held[s][c] < 0 || g->held[s][c] > MAXW) return -1;
+            g->class_left[s][g->o->klass[c]] += g->held[s][c];
+        }
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(play_values_deals_doc,
+"play_values_deals(<play_out's arguments>, seat, plays, endgame, deals, ends, declaring)\n"
+"    -> list or None\n"
+"play_values on each of deals, (held, settle, kitty_points) triples, the position's other\n"
+"parts the same: one row a deal (None where a play is handed back), each deal with a search\n"
+"table of its own; ends (a Table, or None) and declaring as play_values'. None where the\n"
+"position needs Python (so does every deal of it).");
+
+static PyObject *play_values_deals(PyObject *self, PyObject *args) {
+    Position a;
+    int seat, endgame, declaring;
+    PyObject *plays, *deals, *kept;
+    if (!PyArg_ParseTuple(args, POSITION_FORMAT "iO!iO!Oi", POSITION_ARGS(a), &seat,
+                          &PyList_Type, &plays, &endgame, &PyList_Type, &deals, &kept,
+                          &declaring))
+        return NULL;
+    if (kept != Py_None && !PyObject_TypeCheck(kept, &TableType)) {
+        PyErr_SetString(PyExc_TypeError, "play_values_deals: ends a Table or None");
+        return NULL;
+    }
+    Ends ends = {kept == Py_None ? NULL : (TableObject *)kept, 0, declaring};
+    z_init();
+    int loaded;
+    Game *base = open_game(&a, &loaded);
+    if (!base) return NULL;
+    PyObject *out = NULL;
+    Game *g = NULL;
+    int *cards = NULL, *lens = NULL;
+    TableObject *t = NULL;
+    if (loaded <= 0) {
+        if (loaded < 0) { out = Py_None; Py_INCREF(out); }
+        goto done;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(plays), nd = PyList_GET_SIZE(deals);
+    g = malloc(sizeof(Game));
+    lens = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!g || !lens) { PyErr_NoMemory(); goto done; }
+    cards = plays_of(plays, n, lens);
+    if (!cards) goto done;
+    t = PyObject_New(TableObject, &TableType);
+    if (!t) goto done;
+    t->slots = NULL; t->cap = t->used = 0;
+    out = PyList_New(nd);
     if (!out) goto done;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *play = PyList_GET_ITEM(plays, i);
-        if (!PyList_Check(play) || PyList_GET_SIZE(play) < 1 || PyList_GET_SIZE(play) > MAXHAND) {
-            PyErr_SetString(PyExc_ValueError, "play_values: each play a list of 1 to MAXHAND cards");
+    for (Py_ssize_t d = 0; d < nd; d++) {
+        PyObject *deal = PyList_GET_ITEM(deals, d), *held, *settle;
+        if (!PyArg_ParseTuple(deal, "OOi", &held, &settle, &ends.kitty_points)) {
             Py_CLEAR(out);
             goto done;
         }
-        int cards[MAXHAND], nc = (int)PyList_GET_SIZE(play);
-        for (int k = 0; k < nc; k++) {
-            long c = PyLong_AsLong(PyList_GET_ITEM(play, k));
-            if (c == -1 && PyErr_Occurred()) { Py_CLEAR(out); goto done; }
-            if (c < 0 || c >= NC) {
-                PyErr_SetString(PyExc_ValueError, "play_values: a card out of range");
-                Py_CLEAR(out);
-                goto done;
-            }
-            cards[k] = (int)c;
+        int ok = load_held(base, held);
+        if (ok <= 0) {
+            Py_CLEAR(out);
+            if (ok < 0) { out = Py_None; Py_INCREF(out); }
+            goto done;
         }
-        memcpy(g, base, sizeof(Game));
-        PyObject *value;
-        if (g->finished || to_play(g) != seat
-            || (g->nplays == 0 && throw_fails(g, seat, cards, nc))  /* Python plays it as failed */
-            || !apply(g, seat, cards, nc)) {
-            value = Py_None;
-            Py_INCREF(value);
-        } else if (endgame < 0) {  /* searched at once (solve's value) */
-            if (g->special || (g->finished && g->last_winner < 0)) {
-                value = Py_None;
-                Py_INCREF(value);
-            } else {
-                value = searched(g, t, settle, across);
-            }
-            if (!value) { Py_CLEAR(out); goto done; }
-        } else {
-            value = rollout_from(g, endgame, t, settle, across);
-            if (!value) { Py_CLEAR(out); goto done; }
-        }
-        PyList_SET_ITEM(out, i, value);
+        if (t->used) { memset(t->slots, 0, sizeof(Slot) * t->cap); t->used = 0; }
+        PyObject *row = values_row(base, g, seat, cards, lens, n, endgame, t, settle,
+                                   ends.t ? &ends : NULL);
+        if (!row) { Py_CLEAR(out); goto done; }
+        PyList_SET_ITEM(out, d, row);
     }
 done:
+    Py_XDECREF(t);
+    free(cards);
+    free(lens);
     free(g);
     free(base);
     return out;

@@ -345,6 +345,7 @@ static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS, solve_doc},
     {"play_value", play_value, METH_VARARGS, play_value_doc},
     {"play_values", play_values, METH_VARARGS, play_values_doc},
+    {"play_values_deals", play_values_deals, METH_VARARGS, play_values_deals_doc},
     {"judge", make_judge, METH_VARARGS, judge_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -33,7 +33,6 @@ from replay.search import (
     settler,
     solve,
     to_play,
-    with_held,
 )
 
 Settle = Callable[[int, int, list[int], bool], int]
@@ -210,27 +209,16 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     # a throw, played out below, keeps its ends' settlements with the decision's (as the
     # batched plays do): outside patterns (打万分: its bombs) they depend on nothing else
     ends = None if state.rules.pattern_kinds else ends
-    for _ in range(samples):
-        hands, kitty = deal(state, known, rng)
-        draw = rng.randrange(1 << 30)
+    # the deals first (the random stream as when each was played before the next was dealt:
+    # nothing else here draws from it)
+    dealt = [(deal(state, known, rng), rng.randrange(1 << 30)) for _ in range(samples)]
+
+    def one(hands: dict[int, list[int]], kitty: list[int], draw: int,
+            found: dict[int, float]) -> list[float]:
+        """The deal's row, its alternatives not ``found`` yet played on a world dealt for it
+        (the first deal's world gives the core its position)."""
+        nonlocal direct, template
         table: dict = {}
-        found: dict[int, float] = {}
-        if direct and not exact and template is not None:
-            kitty_points = sum([points[c] for c in (kitty if known.kitty_unknown
-                                                    else state.kitty)])
-            settle = _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
-                              ends, declaring)
-            values = _core_values(with_held(template, dealt_held(state, hands)), seat,
-                                  [alternatives[k] for k in batched], endgame, table, settle,
-                                  () if ends is None else ends.core(kitty_points, declaring))
-            if values is None:  # past the core's fixed sizes: so is every deal of the decision
-                direct = False
-            else:
-                found = {k: float(v) for k, v in zip(batched, values, strict=True)
-                         if v is not None}
-            if len(found) == len(alternatives):
-                rows.append([found[k] for k in range(len(alternatives))])
-                continue
         world = dealt_world(state, known, hands, kitty)
         if direct and not exact and template is None:
             template = core_position(world)
@@ -249,7 +237,24 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
             found[k] = float(solve(trial, table)) if exact else float(play_value(
                 trial, players, endgame, table,
                 _settler(kitty_points, partial(settler, trial), keep, declaring)))
-        rows.append([found[k] for k in range(len(alternatives))])
+        return [found[k] for k in range(len(alternatives))]
+
+    for i, ((hands, kitty), draw) in enumerate(dealt):
+        if direct and not exact and template is not None:
+            # every deal left in one call to the core (since session 46; one call a deal
+            # before), a deal with a play handed back finished here
+            got = _core_rows(template, state, known, [d for d, _ in dealt[i:]], seat,
+                             [alternatives[k] for k in batched], endgame, ends, declaring)
+            if got is not None:
+                for ((hands, kitty), draw), values in zip(dealt[i:], got, strict=True):
+                    found = {k: float(v) for k, v in zip(batched, values, strict=True)
+                             if v is not None}
+                    rows.append([found[k] for k in range(len(alternatives))]
+                                if len(found) == len(alternatives)
+                                else one(hands, kitty, draw, found))
+                return rows
+            direct = False  # past the core's fixed sizes: so is every deal of the decision
+        rows.append(one(hands, kitty, draw, {}))
     return rows
 
 
@@ -281,6 +286,28 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
+
+
+def _core_rows(template: tuple, state: HandReplay, known: SeatKnowledge,
+               dealt: list[tuple[dict[int, list[int]], list[int]]], seat: int,
+               plays: list[list[int]], endgame: int, ends: Ends | None,
+               declaring: tuple[bool, ...]) -> list | None:
+    """The C core's ``play_values_deals`` of ``plays`` on each of the deals ``dealt`` (hands
+    and kitty) of ``state``, the core's position ``template`` (another deal's): one row a deal,
+    None where it hands a play back; None for all past its fixed sizes."""
+    core: Any = greedy_core()
+    points = state.points_table
+    items = []
+    for hands, kitty in dealt:
+        kitty_points = sum([points[c] for c in (kitty if known.kitty_unknown else state.kitty)])
+        items.append((dealt_held(state, hands),
+                      _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
+                               ends, declaring), kitty_points))
+    native, _, bits = (None, 0, -1) if ends is None else ends.core(0, declaring)
+    try:
+        return core.play_values_deals(*template, seat, plays, endgame, items, native, bits)
+    except ValueError:  # past its fixed sizes
+        return None
 
 
 def _core_values(position: tuple, seat: int, plays: list[list[int]], endgame: int, table: dict,

@@ -202,21 +202,11 @@ def core_position(state: HandReplay) -> tuple | None:
     side = [1 if state.team_side(s) else 0 for s in range(state.players)]
     leader = state.leader
     level = 0 if order.level is None else int(order.level)
-    # state.held at _HELD_AT (with_held puts another deal's there)
+    # the holdings (state.held): the C core's play_values_deals puts each deal's there
     return (order.uid, order.power, order.klass, order.members, straight, level, memo_key, width,
             trump_throws, patterns, table, state.points_table, state.held, side,
             0 if leader is None else leader, plays, lead_class, lead_size, kinds, special,
             state.defender_points)
-
-
-_HELD_AT = 12
-"""Where :func:`core_position` puts the holdings (``state.held``)."""
-
-
-def with_held(position: tuple, held: list[list[int]]) -> tuple:
-    """:func:`core_position`'s ``position`` with every seat's holdings ``held`` instead: the
-    position of another deal of the same state (nothing else in it depends on the deal)."""
-    return (*position[:_HELD_AT], held, *position[_HELD_AT + 1:])
 
 
 _NATIVE_TABLE = "native"  # where a search's table keeps the C core's own

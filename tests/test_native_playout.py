@@ -170,10 +170,11 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
                                                                            monkeypatch):
     """The review's rollouts (replay.rollouts.rollout_samples) with a deal's alternatives
     played out from one reading of the position in the C core (``play_values``) give every
-    value of each alternative played from its own copy of the state, leads (throws included,
-    which stay in Python) and follows, with and without an exact end, and solved exactly once
-    few cards are left; past the first deal the core reads each deal's holdings put into the
-    first deal's position, never a state made of the deal."""
+    value of each alternative played from its own copy of the state, leads (throws included:
+    one that fails on a deal is handed back) and follows, with and without an exact end, and
+    solved exactly once few cards are left; past the first deal the core reads each deal's
+    holdings put into the first deal's position (every deal left in one call since session
+    46), never a state made of the deal."""
     from replay import rollouts
     from replay.candidates import decision_choices
 
@@ -200,6 +201,71 @@ def test_a_deals_alternatives_played_out_in_one_call_score_as_each_on_its_own(na
     assert checked > 10
     if name != "wanfen":  # 打万分's patterns are left to Python
         assert batched > 10
+
+
+@needs_core
+@pytest.mark.parametrize(("name", "options"), RULESETS[1:2] + RULESETS[3:5],
+                         ids=lambda v: v if isinstance(v, str) else "-".join(map(str, v.values())))
+def test_a_throw_raced_in_the_core_is_handed_back_on_a_deal_where_it_fails(name, options,
+                                                                        monkeypatch):
+    """A throw among a deal's alternatives is played in the C core's batch on a deal where it
+    stands, and handed back to the engine, which plays it as failed (its lowest beaten unit),
+    on a deal where another seat beats one of its units (since session 46; until then every
+    throw was played on a world dealt for it): each value is the alternative's played on its
+    own, and on the true deal a throw that stands there is valued in the core as the engine
+    values it. A deal needs a world of its own (``dealt_world``) only where a play was handed
+    back. (At one deck these positions hold no throw that stands.)"""
+    from replay import rollouts
+    from replay.deals import knowledge
+    from replay.legal import legal_leads
+    from replay.search import core_position, settler
+    from replay.units import decompose
+
+    real = rollouts.dealt_world
+    worlds = [0]
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        worlds[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(rollouts, "dealt_world", counted)
+    throws = failed = stood = 0
+    for n, state in enumerate(_positions(name, options, 4, seed=len(name) * 7 + 3)):
+        if state.trick is not None and state.trick.plays:
+            continue
+        seat = to_play(state)
+        assert seat is not None and state.order is not None
+        # the review's alternatives are throws sure to stand; the play made may be any throw
+        leads = legal_leads(state, seat, max_throw_units=3)
+        several = [lead for lead in leads if len(decompose(list(lead.cards), state.order)) >= 2]
+        for lead in several[:3]:
+            throw = list(lead.cards)
+            got, made = {}, 0
+            for flag in (True, False):
+                monkeypatch.setattr(rollouts, "BATCH", flag)
+                worlds[0] = 0
+                got[flag] = rollouts.rollout_samples(state, seat, [list(leads[0].cards), throw],
+                                                     8, random.Random(n), endgame=2)
+                made = made or worlds[0]
+            assert got[True] == got[False], (n, throw)
+            throws += 1
+            failed += made > 1  # the first deal's world gives the core its position
+        position = core_position(state)
+        if position is None:
+            continue
+        known = knowledge(state, seat)
+        truth = {o: [c for c in range(54) for _ in range(state.held[o][c])] for o in known.others}
+        for lead in several:
+            if not lead.stands:  # judged on the true holdings
+                continue
+            throw = list(lead.cards)
+            row = rollouts._core_rows(position, state, known,
+                                      [(truth, list(state.kitty))], seat, [throw], 2, None, ())
+            trial = clone(state)
+            apply_play(trial, seat, throw)
+            assert row == [[greedy_value(trial, 2, {}, settler(trial))]], (n, throw)
+            stood += 1
+    assert throws >= 3 and failed >= 1 and stood >= 1, (throws, failed, stood)
 
 
 @needs_core

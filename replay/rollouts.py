@@ -53,13 +53,12 @@ class Ends:
         self.settlers: dict[int, Settle] = {}
         self.native: Any = None
 
-    def core(self, kitty_points: int, declaring: tuple[bool, ...]) -> tuple:
-        """``play_values``' trailing arguments for a deal whose kitty holds ``kitty_points``:
-        the core's table of these ends, the points, and the declarer's side as bits."""
+    def core(self, declaring: tuple[bool, ...]) -> tuple[Any, int]:
+        """What the C core reads of these ends: its table of them, and the declarer's side as
+        bits (``-1``: every end keyed by its seat)."""
         if self.native is None:
             self.native = greedy_core().Table()
-        return (self.native, kitty_points,
-                sum(1 << s for s, on in enumerate(declaring) if on) if declaring else -1)
+        return self.native, sum(1 << s for s, on in enumerate(declaring) if on) if declaring else -1
 
 
 BATCH = True
@@ -282,7 +281,7 @@ def _batched(world: HandReplay, seat: int, alternatives: list[list[int]], which:
     kitty_points = sum([world.points_table[c] for c in world.kitty])
     values = _core_values(position, seat, [alternatives[k] for k in which], endgame, table,
                           _settler(kitty_points, partial(settler, world), ends, declaring),
-                          () if ends is None else ends.core(kitty_points, declaring))
+                          _kept(ends, declaring, kitty_points))
     if values is None:
         return {}
     return {k: float(v) for k, v in zip(which, values, strict=True) if v is not None}
@@ -303,18 +302,28 @@ def _core_rows(template: tuple, state: HandReplay, known: SeatKnowledge,
         items.append((dealt_held(state, hands),
                       _settler(kitty_points, partial(_dealt_settler, state, known, hands, kitty),
                                ends, declaring), kitty_points))
-    native, _, bits = (None, 0, -1) if ends is None else ends.core(0, declaring)
+    native, bits = (None, -1) if ends is None else ends.core(declaring)
     try:
         return core.play_values_deals(*template, seat, plays, endgame, items, native, bits)
     except ValueError:  # past its fixed sizes
         return None
 
 
+def _kept(ends: Ends | None, declaring: tuple[bool, ...], kitty_points: int) -> tuple:
+    """``play_values``' trailing arguments for a deal whose kitty holds ``kitty_points``: the
+    decision's ends in the core, the points, the declarer's side as bits (none without
+    ``ends``)."""
+    if ends is None:
+        return ()
+    native, bits = ends.core(declaring)
+    return native, kitty_points, bits
+
+
 def _core_values(position: tuple, seat: int, plays: list[list[int]], endgame: int, table: dict,
                  settle: Settle, kept: tuple = ()) -> list | None:
     """The C core's ``play_values`` of ``plays`` from ``position`` (None past its fixed
     sizes; an entry None where it hands the play back); ``kept``: the decision's ends as
-    :meth:`Ends.core` gives them (the core calls ``settle`` on an end new to them)."""
+    :func:`_kept` gives them (the core calls ``settle`` on an end new to them)."""
     core: Any = greedy_core()
     try:
         return core.play_values(*position, seat, plays, endgame, core_table(table), settle,

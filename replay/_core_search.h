@@ -610,6 +610,34 @@ static PyObject *values_row(const Game *base, Game *g, int seat, const int *card
     return out;
 }
 
+/* what play_values and play_values_deals both read: the position (base), the plays (cards,
+ * lens: n of them) and a game to apply each to (g) */
+typedef struct { Game *base, *g; int *cards, *lens; Py_ssize_t n; } Batch;
+
+/* a Batch opened on the parsed position and plays: 1 ready, 0 with an exception, -1 a
+ * position Python plays; close_batch frees it in every case */
+static int open_batch(const Position *a, PyObject *plays, Batch *b) {
+    memset(b, 0, sizeof *b);
+    z_init();
+    int loaded;
+    b->base = open_game(a, &loaded);
+    if (!b->base) return 0;
+    if (loaded <= 0) return loaded;
+    b->n = PyList_GET_SIZE(plays);
+    b->g = malloc(sizeof(Game));
+    b->lens = malloc(sizeof(int) * (size_t)(b->n ? b->n : 1));
+    if (!b->g || !b->lens) { PyErr_NoMemory(); return 0; }
+    b->cards = plays_of(plays, b->n, b->lens);
+    return b->cards != NULL;
+}
+
+static void close_batch(Batch *b) {
+    free(b->cards);
+    free(b->lens);
+    free(b->g);
+    free(b->base);
+}
+
 static PyObject *play_values(PyObject *self, PyObject *args) {
     Position a;
     int seat, endgame;
@@ -621,29 +649,15 @@ static PyObject *play_values(PyObject *self, PyObject *args) {
                           &TableType, &kept, &ends.kitty_points, &ends.declaring))
         return NULL;
     ends.t = kept;
-    z_init();
-    int loaded;
-    Game *base = open_game(&a, &loaded);
-    if (!base) return NULL;
+    Batch b;
+    int ready = open_batch(&a, plays, &b);
     PyObject *out = NULL;
-    Game *g = NULL;
-    int *cards = NULL, *lens = NULL;
-    if (loaded <= 0) {
-        if (loaded < 0) { out = Py_None; Py_INCREF(out); }
-        goto done;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(plays);
-    g = malloc(sizeof(Game));
-    lens = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!g || !lens) { PyErr_NoMemory(); goto done; }
-    cards = plays_of(plays, n, lens);
-    if (!cards) goto done;
-    out = values_row(base, g, seat, cards, lens, n, endgame, t, settle, kept ? &ends : NULL);
-done:
-    free(cards);
-    free(lens);
-    free(g);
-    free(base);
+    if (ready > 0)
+        out = values_row(b.base, b.g, seat, b.cards, b.lens, b.n, endgame, t, settle,
+                         kept ? &ends : NULL);
+    else if (ready < 0)
+        out = Py_NewRef(Py_None);
+    close_batch(&b);
     return out;
 }
 
@@ -687,24 +701,15 @@ static PyObject *play_values_deals(PyObject *self, PyObject *args) {
         return NULL;
     }
     Ends ends = {kept == Py_None ? NULL : (TableObject *)kept, 0, declaring};
-    z_init();
-    int loaded;
-    Game *base = open_game(&a, &loaded);
-    if (!base) return NULL;
+    Batch b;
+    int ready = open_batch(&a, plays, &b);
     PyObject *out = NULL;
-    Game *g = NULL;
-    int *cards = NULL, *lens = NULL;
     TableObject *t = NULL;
-    if (loaded <= 0) {
-        if (loaded < 0) { out = Py_None; Py_INCREF(out); }
+    Py_ssize_t nd = PyList_GET_SIZE(deals);
+    if (ready <= 0) {
+        if (ready < 0) out = Py_NewRef(Py_None);
         goto done;
     }
-    Py_ssize_t n = PyList_GET_SIZE(plays), nd = PyList_GET_SIZE(deals);
-    g = malloc(sizeof(Game));
-    lens = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!g || !lens) { PyErr_NoMemory(); goto done; }
-    cards = plays_of(plays, n, lens);
-    if (!cards) goto done;
     t = PyObject_New(TableObject, &TableType);
     if (!t) goto done;
     t->slots = NULL; t->cap = t->used = 0;
@@ -716,23 +721,20 @@ static PyObject *play_values_deals(PyObject *self, PyObject *args) {
             Py_CLEAR(out);
             goto done;
         }
-        int ok = load_held(base, held);
+        int ok = load_held(b.base, held);
         if (ok <= 0) {
             Py_CLEAR(out);
-            if (ok < 0) { out = Py_None; Py_INCREF(out); }
+            if (ok < 0) out = Py_NewRef(Py_None);
             goto done;
         }
         if (t->used) { memset(t->slots, 0, sizeof(Slot) * t->cap); t->used = 0; }
-        PyObject *row = values_row(base, g, seat, cards, lens, n, endgame, t, settle,
+        PyObject *row = values_row(b.base, b.g, seat, b.cards, b.lens, b.n, endgame, t, settle,
                                    ends.t ? &ends : NULL);
         if (!row) { Py_CLEAR(out); goto done; }
         PyList_SET_ITEM(out, d, row);
     }
 done:
     Py_XDECREF(t);
-    free(cards);
-    free(lens);
-    free(g);
-    free(base);
+    close_batch(&b);
     return out;
 }

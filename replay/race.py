@@ -9,7 +9,7 @@ one row of values per deal."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import mul
+from itertools import islice
 
 from gamelog.cards import CARD_TOKENS
 from replay.marks import Budget, Decision, mark_for, thresholds
@@ -208,15 +208,17 @@ class _Tally:
     """A race's gains over the play made (from the deciding seat's side), kept as running sums
     by runner and by the parity of the deal, and each runner's gains deal by deal: every
     figure a round reads (a gain and its error, a paired difference between two runners, the
-    cross-fitted best gain) without a pass over the deals so far but the pairs' cross products,
-    taken for the few pairs a round compares (until session 46 kept for every pair at every
-    deal, a sixth of a two-deck review's Python)."""
+    cross-fitted best gain) without a pass over the deals so far. A pair's cross product is
+    summed for the pairs a round compares, from where its sum was last brought up to date (in
+    the order of the deals, as a running sum kept at every deal for every pair was until
+    session 46)."""
 
     def __init__(self, runners: list[int]) -> None:
         self.n = 0
         self.sums = {i: [0.0, 0.0] for i in runners}     # by parity of the deal
         self.squares = {i: [0.0, 0.0] for i in runners}
         self.gains: dict[int, list[float]] = {i: [] for i in runners}
+        self.cross: dict[tuple[int, int], tuple[int, float]] = {}  # deals summed, the sum
 
     def add(self, gains: list[float], running: list[int]) -> None:
         """One deal's gains of the ``running`` runners (in that order)."""
@@ -233,11 +235,21 @@ class _Tally:
     def behind(self, leader: int, other: int, resolve: float) -> bool:
         """Whether ``other`` trails ``leader`` by ``resolve`` standard errors of their paired
         difference (both ran on every deal)."""
-        cross = sum(map(mul, self.gains[leader], self.gains[other]))
+        cross = self._cross(leader, other)
         mean, error = _mean_error(sum(self.sums[leader]) - sum(self.sums[other]),
                                   sum(self.squares[leader]) + sum(self.squares[other])
                                   - 2 * cross, self.n)
         return mean > 0 and mean >= resolve * error
+
+    def _cross(self, a: int, b: int) -> float:
+        """The sum over the deals of runners ``a``'s and ``b``'s gains multiplied."""
+        pair = (a, b) if a < b else (b, a)
+        done, total = self.cross.get(pair, (0, 0.0))
+        for x, y in zip(islice(self.gains[a], done, None), islice(self.gains[b], done, None),
+                        strict=True):
+            total += x * y
+        self.cross[pair] = (self.n, total)
+        return total
 
     def cross_fitted(self, running: list[int]) -> tuple[float, float, int]:
         """The best runner's gains cross-fitted: the deals split by parity, the best runner on

@@ -10,6 +10,7 @@
  *   _core_playout.h   the rollout player (replay/playout.py) and a play applied
  *   _core_judge.h     the validator's checks of recorded tricks (replay/phases/)
  *   _core_search.h    the exact search (replay/search.py) and playouts ending in it
+ *   _core_deal.h      a round of the review's deals (replay/deals.py), on Python's random stream
  *
  * Every function mirrors one of the Python engine (named in its comment), down to the order in
  * which ties are broken: tests/test_native_playout.py, test_native_tricks.py and
@@ -339,6 +340,7 @@ done:
 }
 
 #include "_core_search.h"    /* the exact search (search.solve) */
+#include "_core_deal.h"      /* a round of the review's deals */
 
 static PyMethodDef methods[] = {
     {"play_out", play_out, METH_VARARGS, play_out_doc},
@@ -347,6 +349,7 @@ static PyMethodDef methods[] = {
     {"play_values", play_values, METH_VARARGS, play_values_doc},
     {"play_values_deals", play_values_deals, METH_VARARGS, play_values_deals_doc},
     {"judge", make_judge, METH_VARARGS, judge_doc},
+    {"deal_round", deal_round, METH_VARARGS, deal_round_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from gamelog.cards import CARD_BY_TOKEN
 from gamelog.model import Declare
+from replay._native import greedy_core
 from replay.agents import unseen_by
 from replay.engine import HandReplay
 from replay.order import CLASS_NAMES
@@ -139,6 +141,31 @@ def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
         hands[o] = base[o] + pool[i:i + take]
         i += take
     return hands, pool[i:i + kitty_size]
+
+
+def deals_drawn(state: HandReplay, told: SeatKnowledge, rng: random.Random, n: int
+                ) -> list[tuple[tuple[dict[int, list[int]], list[int]], int]]:
+    """``n`` deals of :func:`deal`, each followed by a draw of ``rng.randrange(1 << 30)``
+    (the review's: a deal and the seed of its agents), as ``((hands, kitty), draw)``; drawn by
+    the C core where it is built and ``rng`` a plain ``random.Random`` (its Mersenne Twister
+    advanced there exactly as here: the same deals, draws and state after)."""
+    core: Any = greedy_core()
+    order = state.order
+    if core is not None and type(rng) is random.Random and order is not None:
+        others = told.others
+        version, words, gauss = rng.getstate()
+        try:
+            dealt, after = core.deal_round(
+                words, n, others, [told.need[o] for o in others],
+                [sum(1 << k for k in told.voids[o]) for o in others],
+                [told.pinned[o] for o in others], told.pool, told.takers, list(order.klass),
+                told.kitty_size)
+        except ValueError:  # past the core's fixed sizes
+            pass
+        else:
+            rng.setstate((version, after, gauss))
+            return dealt  # type: ignore[no-any-return]
+    return [(deal(state, told, rng), rng.randrange(1 << 30)) for _ in range(n)]
 
 
 def _below(rng: random.Random, n: int) -> int:

@@ -15,7 +15,7 @@ from replay.agents import Agent, HeuristicAgent, seat_view
 from replay.deals import (
     SeatKnowledge,
     consistent_deals,
-    deal,
+    deals_drawn,
     dealt_held,
     dealt_world,
     determinize,
@@ -210,7 +210,7 @@ def rollout_samples(state: HandReplay, seat: int, alternatives: list[list[int]],
     ends = None if state.rules.pattern_kinds else ends
     # the deals first (the random stream as when each was played before the next was dealt:
     # nothing else here draws from it)
-    dealt = [(deal(state, known, rng), rng.randrange(1 << 30)) for _ in range(samples)]
+    dealt = deals_drawn(state, known, rng, samples)
 
     def one(hands: dict[int, list[int]], kitty: list[int], draw: int,
             found: dict[int, float]) -> list[float]:

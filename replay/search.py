@@ -19,7 +19,7 @@ from replay._native import greedy_core
 from replay.engine import HandReplay, MatchContext
 from replay.legal import failing_units, follow_spec, forced_unit, legal_leads
 from replay.phases.follow import core_rules
-from replay.phases.outcome import settle
+from replay.phases.outcome import hand_outcome, last_trick_award
 from replay.state import copy_state
 from replay.trick import Trick, TrickPlay
 from replay.violations import ViolationLog
@@ -224,12 +224,31 @@ def core_table(table: dict) -> Any:
 
 def settler(state: HandReplay) -> Callable[[int, int, list[int], bool], int]:
     """The defenders' final points of ``state``'s hand ended with ``face`` points from the
-    tricks and the last one taken by ``winner`` with ``winning`` (for the C core)."""
+    tricks and the last one taken by ``winner`` with ``winning`` (for the C core). Each
+    kitty award is worked out once for the winning cards (with whether they were led as a
+    pattern) and each outcome once for what it reads (the face points, the points with the
+    award, its multiplier): all else it reads is ``state``'s."""
+    awards: dict[tuple, tuple[int | None, int | None]] = {}
+    values: dict[tuple[int, int, int | None], int] = {}
+
     def settled(face: int, winner: int, winning: list[int], special: bool) -> int:
-        outcome, _ = settle(state, face, winner, winning, special)
-        if outcome is not None and outcome.defender_points is not None:
-            return outcome.defender_points
-        return face
+        if state.team_side(winner) or state.declarer is None:
+            award, multiplier = None, None
+        else:
+            key = (tuple(sorted(winning)), special)
+            found = awards.get(key)
+            if found is None:
+                found = awards[key] = last_trick_award(state, winner, winning, special)
+            award, multiplier = found
+        points = face if award is None else face + award
+        value = values.get((face, points, multiplier))
+        if value is None:
+            outcome = hand_outcome(state, face, points, multiplier)
+            value = face
+            if outcome is not None and outcome.defender_points is not None:
+                value = outcome.defender_points
+            values[(face, points, multiplier)] = value
+        return value
 
     return settled
 

@@ -301,6 +301,7 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
     size = len(holdings[0])
     drawn = 0
     pending = sorted(fixed, key=lambda f: f[2])
+    memo: dict[tuple, list[tuple[list[int], Declaration]]] = {}
     for i in range(size):
         for k in range(players):
             seat = (first + k) % players
@@ -321,7 +322,7 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
             level = RANK_OF.get(levels[dealer % 2] if dealer is not None else levels[seat % 2])
             if level is None:
                 continue
-            options = declaration_options(rules, held[seat], level, current, seat)
+            options = declaration_options(rules, held[seat], level, current, seat, memo)
             if not options:
                 continue  # nothing to declare: the agent is not asked
             view = SeatView(seat, players, rules, held[seat], None, None, None, [], [0] * 54, 0)
@@ -334,14 +335,31 @@ def _declarations(rules: Ruleset, context: MatchContext, dealer: int | None, fir
 
 
 def declaration_options(rules: Ruleset, held: list[int], level: int,
-                        current: tuple[int, Declaration] | None, seat: int
+                        current: tuple[int, Declaration] | None, seat: int,
+                        memo: dict[tuple, list[tuple[list[int], Declaration]]] | None = None
                         ) -> list[tuple[list[int], Declaration]]:
     """What ``seat`` may declare holding ``held`` (a count vector) at ``level``, after the
     ``current`` declaration (its seat and what it declared): the level cards of a suit (one or
     more) or two or more jokers alike, each a declaration the rules accept that overrides the
-    current one (a seat may reinforce its own suit, not change it)."""
-    if held[52] < 2 and held[53] < 2 and not any(held[c] for c in _level_cards(level)):
+    current one (a seat may reinforce its own suit, not change it). ``memo``: the options
+    already listed while one deal's cards are drawn (for one ``rules``), keyed by all they
+    read: the level, the seat, its level cards and jokers, and the current declaration."""
+    level_cards = _level_cards(level)
+    if held[52] < 2 and held[53] < 2 and not any(held[c] for c in level_cards):
         return []  # no candidate (_declaration_candidates): most calls, early in the deal
+    if memo is None:
+        return _declaration_options(rules, held, level, current, seat)
+    key = (level, seat, held[52], held[53], *[held[c] for c in level_cards],
+           None if current is None else (current[0], current[1].step, current[1].trump))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _declaration_options(rules, held, level, current, seat)
+    return [(list(cards), decl) for cards, decl in found]
+
+
+def _declaration_options(rules: Ruleset, held: list[int], level: int,
+                         current: tuple[int, Declaration] | None, seat: int
+                         ) -> list[tuple[list[int], Declaration]]:
     options = []
     for cand in _declaration_candidates(held, level):
         decl = rules.declaration([Card(c) for c in cand], level)

@@ -73,26 +73,41 @@ def settle(s: HandState, face: int, winner: int, winning: list[int], special: bo
     (``None`` without a declarer); and the kitty's award (``None`` when not theirs). Changes
     nothing in ``s``: :func:`finish` records it, and the review's rollouts read it for hands
     played out in C (:func:`replay.playout.greedy_value`)."""
+    award, multiplier = last_trick_award(s, winner, winning, special)
+    return hand_outcome(s, face, face if award is None else face + award, multiplier), award
+
+
+def last_trick_award(s: HandState, winner: int, winning: list[int], special: bool = False
+                     ) -> tuple[int | None, int | None]:
+    """The kitty's award to the defenders when ``winner`` took the last trick with
+    ``winning`` (:func:`settle`) and the multiplier to record; ``(None, None)`` when the
+    kitty is not theirs."""
     r = s.rules
+    if s.team_side(winner) or s.declarer is None:
+        return None, None
+    assert s.order is not None
+    pattern = (r.special_lead(winning, s.order) or "") if special else ""
+    return r.kitty_award(kitty_points_of(s), decompose(winning, s.order),
+                         s.order.klass[winning[0]] == TRUMP, pattern)
+
+
+def kitty_points_of(s: HandState) -> int:
+    """The points of the kitty's cards."""
     points_table = s.points_table
-    kitty_points = sum([points_table[c] for c in s.kitty])
-    multiplier: int | None = None
-    kitty_award: int | None = None
-    points = face
-    if not s.team_side(winner) and s.declarer is not None:
-        assert s.order is not None
-        pattern = (r.special_lead(winning, s.order) or "") if special else ""
-        award, multiplier = r.kitty_award(
-            kitty_points, decompose(winning, s.order),
-            s.order.klass[winning[0]] == TRUMP, pattern)
-        points += award
-        kitty_award = award
+    return sum([points_table[c] for c in s.kitty])
+
+
+def hand_outcome(s: HandState, face: int, points: int, multiplier: int | None
+                 ) -> Outcome | None:
+    """The ruleset's outcome of the hand ``s`` whose defenders took ``face`` points from the
+    tricks and ``points`` with the kitty's award (``multiplier``: the award's, if any);
+    ``None`` without a declarer (:func:`settle`)."""
     dealer = s.dealer if s.dealer is not None else s.declarer
     if s.declarer is None or dealer is None:
-        return None, kitty_award
-    return r.outcome(points, kitty_points, multiplier, dealer, s.declarer,
-                     contract=s.contract, bombs=s.bombs, face=face, level=s.level,
-                     totals=s.context.scores), kitty_award
+        return None
+    return s.rules.outcome(points, kitty_points_of(s), multiplier, dealer, s.declarer,
+                           contract=s.contract, bombs=s.bombs, face=face, level=s.level,
+                           totals=s.context.scores)
 
 
 def _close_round(s: HandState, out: Outcome) -> None:

@@ -421,11 +421,13 @@ static int follows(const Spec *s, const Order *o, int limit, Plays *out) {
     }
     int buf[MAXHAND];
     for (int q = 0; q < parts.n; q++) {
-        for (int e = 0; e < extras.n; e++) {
-            int k = 0;
-            for (int t = 0; t < parts.len[q]; t++) buf[k++] = parts.cards[(size_t)q * parts.stride + t];
-            for (int t = 0; t < extras.len[e]; t++) buf[k++] = extras.cards[(size_t)e * extras.stride + t];
-            qsort(buf, k, sizeof(int), cmp_int);
+        const int *pc = parts.cards + (size_t)q * parts.stride;
+        for (int e = 0; e < extras.n; e++) {  /* the two in card order, merged */
+            const int *ec = extras.cards + (size_t)e * extras.stride;
+            int a = 0, b = 0, na = parts.len[q], nb = extras.len[e], k = 0;
+            while (a < na && b < nb) buf[k++] = pc[a] <= ec[b] ? pc[a++] : ec[b++];
+            while (a < na) buf[k++] = pc[a++];
+            while (b < nb) buf[k++] = ec[b++];
             if (!plays_push(out, buf, k)) { plays_free(&parts); plays_free(&extras); return -1; }
         }
     }

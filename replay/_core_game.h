@@ -10,6 +10,7 @@ typedef struct {
     int P;
     int held[MAXP][NC];
     int class_left[MAXP][5];
+    uint64_t bits[MAXP][5];          /* the members held, a bit per place in the class's order */
     int side[MAXP];
     int pts[NC];
     int leader;
@@ -28,18 +29,44 @@ typedef struct {
 
 static void holding(const Game *g, int seat, int k, Hold *h) {  /* state.class_holding */
     hold_clear(h);
-    if (!g->class_left[seat][k]) return;
     const Order *o = g->o;
-    const int *held = g->held[seat];
-    int n = 0, rest = g->class_left[seat][k];  /* the walk stops past the last */
-    for (int i = 0; i < o->nmem[k] && rest > 0; i++) {  /* hold_add's, each card new */
-        int c = o->mem[k][i], m = held[c];
-        h->card[n] = (unsigned char)c;  /* kept only if held: no branch on each card */
-        h->cnt[c] = (unsigned char)m;
-        n += m > 0;
-        rest -= m;
+    const int *held = g->held[seat], *mem = o->mem[k];
+    int n = 0;
+    for (uint64_t b = g->bits[seat][k]; b; b &= b - 1) {  /* the members held, in order */
+        int c = mem[__builtin_ctzll(b)];
+        h->card[n++] = (unsigned char)c;
+        h->cnt[c] = (unsigned char)held[c];
     }
     h->n = n;
+}
+
+/* A seat's counts read in: checked, and its cards per class and members held worked out from
+ * them (0 where a count is out of range) */
+static int count_held(Game *g, int seat) {
+    const Order *o = g->o;
+    const int *held = g->held[seat];
+    memset(g->class_left[seat], 0, sizeof g->class_left[seat]);
+    memset(g->bits[seat], 0, sizeof g->bits[seat]);
+    for (int c = 0; c < NC; c++) {
+        if (held[c] < 0 || held[c] > MAXW) return 0;
+        g->class_left[seat][o->klass[c]] += held[c];
+        if (held[c]) g->bits[seat][o->klass[c]] |= 1ULL << o->pos[c];
+    }
+    return 1;
+}
+
+/* a card taken from a seat's hand, or given back */
+static void take_card(Game *g, int seat, int c) {
+    int k = g->o->klass[c];
+    g->class_left[seat][k]--;
+    if (!--g->held[seat][c]) g->bits[seat][k] &= ~(1ULL << g->o->pos[c]);
+}
+
+static void give_card(Game *g, int seat, int c) {
+    int k = g->o->klass[c];
+    g->class_left[seat][k]++;
+    g->held[seat][c]++;
+    g->bits[seat][k] |= 1ULL << g->o->pos[c];
 }
 
 static int cards_held(const Game *g, int seat) {  /* from the seat's counts per class */

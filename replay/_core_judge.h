@@ -170,10 +170,7 @@ static PyObject *judge_throw_beaten(JudgeObject *self, PyObject *args) {
     memset(g->class_left, 0, sizeof g->class_left);
     for (int st = 0; st < g->P; st++) {
         if (!counts_of54(PyList_GET_ITEM(held, st), g->held[st])) { free(g); return NULL; }
-        for (int c = 0; c < NC; c++) {
-            if (g->held[st][c] < 0 || g->held[st][c] > MAXW) { free(g); return PyLong_FromLong(-1); }
-            g->class_left[st][o->klass[c]] += g->held[st][c];
-        }
+        if (!count_held(g, st)) { free(g); return PyLong_FromLong(-1); }
     }
     int beaten = units_beaten(g, seat, k, us, (int)nu);
     free(g);
@@ -327,8 +324,7 @@ static int one_trick(const JudgeObject *self, const Kinds *kd, Game *g, PyObject
         for (int q = 0; q < n; q++) {  /* every card held (no hidden cards here) */
             int c = cs[q];
             if (g->held[seat][c] <= 0) return 0;
-            g->held[seat][c]--;
-            g->class_left[seat][o->klass[c]]--;
+            take_card(g, seat, c);
         }
         if (np == 0) {  /* tricks._lead; a special pattern led is left to Python */
             if (n >= 4 && self->r->patterns && special_lead(o, cs, n)) return 0;
@@ -455,7 +451,7 @@ static PyObject *judge_run_tricks(JudgeObject *self, PyObject *args) {
         return Py_BuildValue("(n[]iiO)", (Py_ssize_t)0, 0, leader, Py_False);
     Game *g = malloc(sizeof(Game));
     PyObject *tricks = PyList_New(0), *result = NULL;
-    int first[MAXP][NC], kept[MAXP][NC], kept_left[MAXP][5];
+    int first[MAXP][NC], kept[MAXP][NC];
     if (!g || !tricks) { PyErr_NoMemory(); goto fail; }
     memset(g->class_left, 0, sizeof g->class_left);
     g->o = self->o; g->r = self->r; g->P = (int)P; g->leader = leader; g->face = 0; g->finished = 0;
@@ -463,17 +459,13 @@ static PyObject *judge_run_tricks(JudgeObject *self, PyObject *args) {
     if (!ints_of(points, g->pts, NC, &n) || !ints_of(side, g->side, MAXP, &n)) goto fail;
     for (int st = 0; st < g->P; st++) {
         if (!counts_of54(PyList_GET_ITEM(held, st), g->held[st])) goto fail;
-        for (int c = 0; c < NC; c++) {
-            if (g->held[st][c] < 0 || g->held[st][c] > MAXW) {
-                result = Py_BuildValue("(nOiiO)", (Py_ssize_t)0, tricks, 0, leader, Py_False);
-                goto fail;
-            }
-            g->class_left[st][g->o->klass[c]] += g->held[st][c];
+        if (!count_held(g, st)) {
+            result = Py_BuildValue("(nOiiO)", (Py_ssize_t)0, tricks, 0, leader, Py_False);
+            goto fail;
         }
     }
     memcpy(first, g->held, sizeof first);
     memcpy(kept, g->held, sizeof kept);
-    memcpy(kept_left, g->class_left, sizeof kept_left);
     Py_ssize_t i = start;
     while (!g->finished) {
         PyObject *trick = NULL;
@@ -482,15 +474,14 @@ static PyObject *judge_run_tricks(JudgeObject *self, PyObject *args) {
         if (got < 0) goto fail;
         if (got == 0) {  /* not taken: back to the last trick taken */
             memcpy(g->held, kept, sizeof kept);
-            memcpy(g->class_left, kept_left, sizeof kept_left);
+            for (int st = 0; st < g->P; st++) count_held(g, st);  /* class_left as kept */
             break;
         }
         int ok = PyList_Append(tricks, trick);
         Py_DECREF(trick);
         if (ok < 0) goto fail;
         memcpy(kept, g->held, sizeof kept);
-        memcpy(kept_left, g->class_left, sizeof kept_left);
-        i += used;
+            i += used;
         number++;
     }
     for (int st = 0; st < g->P; st++) {  /* the Python state: what the tricks taken used */

@@ -60,7 +60,8 @@ static int choose_follow(const Game *g, int seat, const Plays *found) {
     int on_table = 0;
     for (int q = 0; q < g->nplays; q++)
         for (int t = 0; t < g->pn[q]; t++) on_table += g->pts[g->pcards[q][t]];
-    int *pts = malloc(sizeof(int) * found->n * 2);
+    int small[2 * (LIMIT + 16)];  /* most lists are short: no malloc for them */
+    int *pts = found->n <= LIMIT + 16 ? small : malloc(sizeof(int) * found->n * 2);
     if (!pts) return -1;
     int *pws = pts + found->n;
     for (int q = 0; q < found->n; q++) {
@@ -73,7 +74,7 @@ static int choose_follow(const Game *g, int seat, const Plays *found) {
     if (winner >= 0 && team(g, winner) == side && (threat < 0 || best_now < 0 || threat <= best_now)) {
         for (int i = 1; i < found->n; i++)
             if (pts[i] > pts[pick] || (pts[i] == pts[pick] && pws[i] < pws[pick])) pick = i;
-        free(pts);
+        if (pts != small) free(pts);
         return pick;
     }
     int first_win = -1, any_points = 0, wpick = -1;
@@ -89,12 +90,12 @@ static int choose_follow(const Game *g, int seat, const Plays *found) {
         }
     }
     if (first_win >= 0 && (on_table > 0 || nl == 0 || any_points)) {
-        free(pts);
+        if (pts != small) free(pts);
         return wpick;
     }
     for (int i = 1; i < found->n; i++)
         if (pts[i] < pts[pick] || (pts[i] == pts[pick] && pws[i] < pws[pick])) pick = i;
-    free(pts);
+    if (pts != small) free(pts);
     return pick;
 }
 
@@ -107,9 +108,14 @@ static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
         Hold h;
         holding(g, seat, g->lead_class, &h);
         int cards[NC + 1], nc = 0;  /* in card order, without a branch on each card */
-        if (h.n)
-            for (int c = 0; c < NC; c++) { cards[nc] = c; nc += h.cnt[c] > 0; }
-        else
+        if (h.n) {
+            const int *bycard = g->o->bycard[g->lead_class];
+            for (int i = 0, m = g->o->nmem[g->lead_class]; i < m; i++) {
+                int c = bycard[i];
+                cards[nc] = c;
+                nc += h.cnt[c] > 0;
+            }
+        } else
             for (int c = 0; c < NC; c++) { cards[nc] = c; nc += g->held[seat][c] > 0; }
         if (nc <= LIMIT) {
             for (int i = 0; i < nc; i++) plays_push(&found, &cards[i], 1);
@@ -250,8 +256,7 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
     memset(&best_unit, 0, sizeof best_unit);
     Hold trumps[MAXP];
     for (int q = 0; q < no; q++) holding(g, opp[q], TRUMP, &trumps[q]);
-    signed char ruffs[MAXP][5][MAXW + 1][MAXLEN + 1];
-    memset(ruffs, -1, sizeof ruffs);
+    signed char ruffs[MAXP][MAXW + 1][MAXLEN + 1];  /* per opponent, for the class led */
     UnitVec units;
     uv_init(&units);
     int ok = 1;
@@ -263,6 +268,7 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
         if (!units_in(&h, o, g->r->max_width, &units)) { ok = 0; break; }
         Hold theirs[MAXP];
         int tops[MAXP];
+        memset(ruffs, -1, sizeof ruffs[0] * (size_t)no);
         for (int q = 0; q < no; q++) {
             holding(g, opp[q], klass, &theirs[q]);
             tops[q] = top_power(&theirs[q], o->power, 1);
@@ -276,7 +282,7 @@ static int greedy_lead(const Game *g, int seat, int *out, int *nout) {
             for (int q = 0; q < no && !beaten; q++) {
                 if (single) { if (tops[q] > u->low) { beaten = 1; break; } }
                 else if (beats_any(&theirs[q], o, u)) { beaten = 1; break; }
-                signed char *r = &ruffs[opp[q]][klass][u->w][u->l];
+                signed char *r = &ruffs[q][u->w][u->l];
                 if (*r < 0) {
                     int can = 0;
                     if (klass != TRUMP && !g->class_left[opp[q]][klass] &&
@@ -402,8 +408,7 @@ static int apply(Game *g, int seat, const int *cards, int n) {
     for (int i = 0; i < n; i++) {
         int c = cards[i];
         if (g->held[seat][c] <= 0) return 0;
-        g->held[seat][c]--;
-        g->class_left[seat][o->klass[c]]--;
+        take_card(g, seat, c);
     }
     int q = g->nplays++;
     g->pseat[q] = seat;

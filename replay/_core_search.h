@@ -216,8 +216,7 @@ static int make(Solver *S, int seat, const int *cards, int n, Undo *u) {
 static void unmake(Solver *S, int seat, const int *cards, int n, const Undo *u) {
     Game *g = S->g;
     for (int i = 0; i < n; i++) {
-        g->held[seat][cards[i]]++;
-        g->class_left[seat][g->o->klass[cards[i]]]++;
+        give_card(g, seat, cards[i]);
         S->held_key += z_held[seat][cards[i]];
     }
     int q = u->nplays;
@@ -668,14 +667,10 @@ static int load_held(Game *g, PyObject *held) {
         PyErr_SetString(PyExc_ValueError, "play_values_deals: a holding for every seat");
         return 0;
     }
-    memset(g->class_left, 0, sizeof g->class_left);
     for (int s = 0; s < g->P; s++) {
         int n;
         if (!ints_of(PyList_GET_ITEM(held, s), g->held[s], NC, &n)) return 0;
-        for (int c = 0; c < NC; c++) {
-            if (g->held[s][c] < 0 || g->held[s][c] > MAXW) return -1;
-            g->class_left[s][g->o->klass[c]] += g->held[s][c];
-        }
+        if (!count_held(g, s)) return -1;
     }
     return 1;
 }

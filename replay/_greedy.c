@@ -54,6 +54,8 @@ typedef struct Order {
     int level;                       /* the level's rank (2..14; 0: none) */
     int nmem[5];
     int mem[5][NC];
+    int bycard[5][NC];               /* each class's members in card order */
+    int pos[NC];                     /* a card's place among its class's members */
     struct Order *next;
 } Order;
 
@@ -132,7 +134,18 @@ static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObjec
         int ok = ints_of(m, o->mem[k], NC, &o->nmem[k]);
         Py_DECREF(m);
         if (!ok) { free(o); return NULL; }
+        for (int i = 0; i < o->nmem[k]; i++) {
+            int c = o->mem[k][i], j = i;
+            if (c < 0 || c >= NC) { free(o); PyErr_SetString(PyExc_ValueError, "a card out of range"); return NULL; }
+            o->pos[c] = i;
+            for (; j > 0 && o->bycard[k][j - 1] > c; j--) o->bycard[k][j] = o->bycard[k][j - 1];
+            o->bycard[k][j] = c;
+        }
     }
+    for (int c = 0; c < NC; c++)  /* every card a member of its class (holding reads so) */
+        if (o->klass[c] < 0 || o->klass[c] >= 5 || o->mem[o->klass[c]][o->pos[c]] != c) {
+            free(o); PyErr_SetString(PyExc_ValueError, "a card not a member of its class"); return NULL;
+        }
     o->next = orders;
     orders = o;
     return o;
@@ -243,10 +256,7 @@ static int load_position(Game *g, const Position *a) {
         int ok = ints_of(h, g->held[s], NC, &n);
         Py_DECREF(h);
         if (!ok) return 0;
-        for (int c = 0; c < NC; c++) {
-            if (g->held[s][c] < 0 || g->held[s][c] > MAXW) return -1;
-            g->class_left[s][g->o->klass[c]] += g->held[s][c];
-        }
+        if (!count_held(g, s)) return -1;
     }
     if (!ints_of(a->side, g->side, MAXP, &n)) return 0;
     g->leader = a->leader;

@@ -121,32 +121,6 @@ static void deal_one(const DealSpec *d, Twister *t, int *pool, int hands[MAXP][M
     for (; i < d->npool && *nkitty < d->kitty_size; i++) kitty[(*nkitty)++] = pool[i];
 }
 
-static int read_ints(PyObject *seq, int *out, int cap, int *n) {
-    PyObject *f = PySequence_Fast(seq, "a list of ints");
-    if (!f) return 0;
-    Py_ssize_t m = PySequence_Fast_GET_SIZE(f);
-    if (m > cap) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "past the fixed sizes"); return 0; }
-    for (Py_ssize_t i = 0; i < m; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(f); return 0; }
-        out[i] = (int)v;
-    }
-    *n = (int)m;
-    Py_DECREF(f);
-    return 1;
-}
-
-static PyObject *int_list(const int *v, int n) {
-    PyObject *out = PyList_New(n);
-    if (!out) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(v[i]);
-        if (!x) { Py_DECREF(out); return NULL; }
-        PyList_SET_ITEM(out, i, x);
-    }
-    return out;
-}
-
 static const char deal_round_doc[] =
     "deal_round(words, n, others, need, voids, pinned, pool, takers, klass, kitty_size)\n"
     "n deals of deals.deal, each followed by randrange(1 << 30), from the Mersenne Twister\n"
@@ -185,16 +159,16 @@ static PyObject *write_words(const Twister *t) {
 static int read_spec(DealSpec *d, PyObject *others, PyObject *need, PyObject *voids,
                      PyObject *pinned, PyObject *pool, PyObject *takers, PyObject *klass) {
     int n1, n2, n3, n5, n6;
-    if (!read_ints(others, d->others, MAXP, &d->nothers) || !read_ints(need, d->need, MAXP, &n1) ||
-        !read_ints(voids, d->voids, MAXP, &n2) || !read_ints(pool, d->pool, DEAL_MAX, &d->npool) ||
-        !read_ints(takers, d->takers, 5, &n5) || !read_ints(klass, d->klass, NC, &n6))
+    if (!ints_of(others, d->others, MAXP, &d->nothers) || !ints_of(need, d->need, MAXP, &n1) ||
+        !ints_of(voids, d->voids, MAXP, &n2) || !ints_of(pool, d->pool, DEAL_MAX, &d->npool) ||
+        !ints_of(takers, d->takers, 5, &n5) || !ints_of(klass, d->klass, NC, &n6))
         return 0;
     PyObject *f = PySequence_Fast(pinned, "the pinned cards");
     if (!f) return 0;
     n3 = (int)PySequence_Fast_GET_SIZE(f);
     int ok = n1 == d->nothers && n2 == d->nothers && n3 == d->nothers && n5 == 5 && n6 == NC;
     for (int q = 0; ok && q < n3; q++)
-        ok = read_ints(PySequence_Fast_GET_ITEM(f, q), d->base[q], MAXHAND, &d->nbase[q]);
+        ok = ints_of(PySequence_Fast_GET_ITEM(f, q), d->base[q], MAXHAND, &d->nbase[q]);
     Py_DECREF(f);
     for (int q = 0; ok && q < d->nothers; q++)
         ok = d->need[q] >= d->nbase[q] && d->need[q] <= MAXHAND;

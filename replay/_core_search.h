@@ -167,9 +167,8 @@ static int settled(Solver *S) {
     uint64_t key = end_key(g, S->ends);
     Slot *hit = table_find(kept, key);
     if (hit) return hit->low;
-    PyObject *winning = PyList_New(g->last_n);
+    PyObject *winning = int_list(g->last_cards, g->last_n);
     if (!winning) { S->status = FAILED; return 0; }
-    for (int i = 0; i < g->last_n; i++) PyList_SET_ITEM(winning, i, PyLong_FromLong(g->last_cards[i]));
     PyObject *v = PyObject_CallFunction(S->settle, "iiNO", g->face, g->last_winner, winning,
                                         g->last_special ? Py_True : Py_False);
     if (!v) { S->status = FAILED; return 0; }

@@ -105,6 +105,18 @@ static int ints_of(PyObject *seq, int *out, int most, int *n) {
     return 1;
 }
 
+/* a new Python list of the ints v[0..n); NULL with an exception */
+static PyObject *int_list(const int *v, int n) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
 static Order *order_for(long long uid, PyObject *power, PyObject *klass, PyObject *members,
                         PyObject *straight, int level) {
     int n;
@@ -327,9 +339,8 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
             result = Py_None; Py_INCREF(result);
             goto done;
         }
-        PyObject *lst = PyList_New(nc);
+        PyObject *lst = int_list(cards, nc);
         if (!lst) { Py_DECREF(out); goto done; }
-        for (int i = 0; i < nc; i++) PyList_SET_ITEM(lst, i, PyLong_FromLong(cards[i]));
         PyObject *pair = Py_BuildValue("(iN)", seat, lst);
         if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); Py_DECREF(out); goto done; }
         Py_DECREF(pair);
@@ -339,9 +350,8 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
         result = Py_None; Py_INCREF(result);
         goto done;
     }
-    PyObject *winning = PyList_New(g->last_n);
+    PyObject *winning = int_list(g->last_cards, g->last_n);
     if (!winning) { Py_DECREF(out); goto done; }
-    for (int i = 0; i < g->last_n; i++) PyList_SET_ITEM(winning, i, PyLong_FromLong(g->last_cards[i]));
     result = Py_BuildValue("(NiiNN)", out, g->face, g->last_winner, winning,
                            PyBool_FromLong(g->last_special != 0));
 done:

@@ -58,7 +58,7 @@ def _deal(deal: int) -> tuple[str, float] | None:
     with_plant = side_points(play(deal, planted), 1)
     if not planted:
         return None
-    return planted[0][0], side_points(play(deal, None), 1) - with_plant
+    return planted[0].kind, side_points(play(deal, None), 1) - with_plant
 
 
 def main() -> None:

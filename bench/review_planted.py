@@ -37,6 +37,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,9 +68,28 @@ EVERY_KIND = KINDS | {"ruffed"}
 """Every kind :class:`Planter` knows (``ruffed`` costs nothing in play: see the class)."""
 
 
+class Plant(NamedTuple):
+    """One planted play: its kind, the hand and trick it was made in (trick 0 for the
+    burial) and its cards. The hand number matters: a decision with the same trick and cards
+    in another hand is not the plant (until session 48 the benchmark matched plants by trick
+    and cards alone, and a lead of an earlier hand could stand for a later hand's plant)."""
+
+    kind: str
+    hand: int
+    trick: int
+    cards: list[int]
+
+
+def hand_number(view) -> int:  # type: ignore[no-untyped-def]
+    """The number of the hand a seat's view is of (the simulator gives it the hand's replay;
+    -1 without one)."""
+    state = getattr(view, "state", None)
+    return -1 if state is None else state.hand.number
+
+
 class Planter(HeuristicAgent):
     """The heuristic agent, with one planted error a hand (see the module's docstring): the
-    first chance in the hand of any of the kinds below, each recorded as (kind, trick, cards).
+    first chance in the hand of any of the kinds below, each recorded as a :class:`Plant`.
 
     - ``points``: on the declarer's side, last to a single-card trick a defender has already
       won, holding both a point card and a pointless card it may play that costs nothing to
@@ -112,7 +132,7 @@ class Planter(HeuristicAgent):
       play in the last two tricks"; session 28), on 64 fresh deals where they were drawn
       (since session 39)."""
 
-    def __init__(self, rng: random.Random, planted: list[tuple[str, int, list[int]]],
+    def __init__(self, rng: random.Random, planted: list[Plant],
                  kinds: frozenset[str] = KINDS, base: HeuristicAgent | None = None) -> None:
         super().__init__(rng)
         self.planted = planted
@@ -180,7 +200,7 @@ class Planter(HeuristicAgent):
         if "bury" in self.kinds \
                 and sum(pts[c] for c in rich) - sum(pts[c] for c in usual) >= 20 * view.rules.decks:
             self.done = True
-            self.planted.append(("bury", 0, sorted(rich)))
+            self.planted.append(Plant("bury", hand_number(view), 0, sorted(rich)))
             return rich
         return usual
 
@@ -267,11 +287,11 @@ class Planter(HeuristicAgent):
 
     def _plant(self, kind: str, view, cards: list[int]) -> list[int]:  # type: ignore[no-untyped-def]
         self.done = True
-        self.planted.append((kind, len(view.tricks) + 1, sorted(cards)))
+        self.planted.append(Plant(kind, hand_number(view), len(view.tricks) + 1, sorted(cards)))
         return cards
 
 
-def seat_agents(seats: str, deals: int, kinds: frozenset[str], planted: list
+def seat_agents(seats: str, deals: int, kinds: frozenset[str], planted: list[Plant]
                 ) -> Callable[[int, random.Random], HeuristicAgent]:
     """The match's agents: seat 1 the :class:`Planter` (recording into ``planted``), the
     others ``seats`` (``simulator``, ``heuristic`` or ``lookahead`` on ``deals`` deals)."""
@@ -299,23 +319,19 @@ def match_plants(rules, seed: int, hands: int, seats: str, deals: int,  # type: 
     """``--plants-only``: the match simulated, and only its planted decisions reviewed, each
     as :func:`replay.review.review_decision` values it (the same as in its hand's review:
     its draws are fixed by its place); (kind, hand, decision) for each."""
-    planted: list[tuple[str, int, list[int]]] = []
+    planted: list[Plant] = []
     played = play_match(rules, seed, hands, seat_agents(seats, deals, kinds, planted))
     out: list[tuple[str, int, object]] = []
-    todo = iter(planted)
-    plant = next(todo, None)
-    reviewed = -1  # the hand whose plant is reviewed: one a hand at most
+    by_place = {(p.hand, p.trick): p for p in planted}  # one a hand at most
     for hand, state, ev in positions(iter(played)):
-        if plant is None:
-            break
-        if hand.number != reviewed and getattr(ev, "seat", None) == 1 and (
-                (type(ev) is KittyBury and plant[1] == 0)
-                or (type(ev) is Play and plant[1] == len(state.tricks) + 1)) \
-                and sorted(CARD_BY_TOKEN[t] for t in ev.cards) == plant[2]:
+        if getattr(ev, "seat", None) != 1 or type(ev) not in (KittyBury, Play):
+            continue
+        plant = by_place.get((hand.number, 0 if type(ev) is KittyBury else len(state.tricks) + 1))
+        if plant is not None and sorted(CARD_BY_TOKEN[t] for t in ev.cards) == plant.cards:
             decision = review_decision(state, ev, budget=budget)
             if decision is not None:
-                out.append((plant[0], hand.number, decision))
-            plant, reviewed = next(todo, None), hand.number
+                out.append((plant.kind, hand.number, decision))
+            del by_place[(plant.hand, plant.trick)]
     return out
 
 
@@ -438,7 +454,7 @@ def main() -> None:
     seconds: list[tuple] = []  # (kind, decision, its second opinion), with --second
     started = time.perf_counter()
     for number, seed in enumerate(seeds, 1):
-        planted: list[tuple[str, int, list[int]]] = []
+        planted: list[Plant] = []
         hands = play_match(rules, seed, args.hands,
                            seat_agents(args.seats, args.deals, kinds, planted))
         mine: list = []
@@ -460,16 +476,13 @@ def main() -> None:
             seconds = [d for r in review_hands(iter(hands), budget=second, jobs=args.jobs)
                        for d in r.decisions]
             pairs += list(zip(firsts, seconds, strict=True))
-        # each planted play, found by its trick and cards among seat 1's decisions after the
-        # previous one's (both lists are in the order of play)
-        at = 0
-        for kind, trick, cards in planted:
+        # each planted play, found by its hand, trick and cards among seat 1's decisions
+        for kind, hand_no, trick, cards in planted:
             tokens = sorted(CARD_TOKENS[c] for c in cards)
-            hit = next((k for k in range(at, len(mine)) if mine[k][1].trick == trick
-                        and sorted(mine[k][1].made) == tokens), None)
+            hit = next((k for k in range(len(mine)) if mine[k][0] == hand_no
+                        and mine[k][1].trick == trick and sorted(mine[k][1].made) == tokens), None)
             if hit is not None:
                 found_by.setdefault(kind, []).append(mine[hit][1])
-                at = hit + 1
                 h, d = mine[hit]
                 other = None
                 if args.second and d.mark is None:

@@ -66,9 +66,9 @@ def test_a_plant_is_the_first_difference_between_the_two_plays_of_a_deal():
         assert first is not None
         differs = planting.events[first]
         assert differs.seat == 1 and type(differs) is type(clean.events[first])
-        assert sorted(CARD_BY_TOKEN[t] for t in differs.cards) == planted[0][2]
+        assert sorted(CARD_BY_TOKEN[t] for t in differs.cards) == planted[0].cards
         cost = side_points(clean, 1) - side_points(planting, 1)
-        assert plant_cost._deal(deal) == (planted[0][0], cost)
+        assert plant_cost._deal(deal) == (planted[0].kind, cost)
     assert found >= 2
 
 
@@ -85,7 +85,7 @@ def test_the_ace_kind_throws_a_sure_winner_of_another_suit_under_a_ruff():
     plant_cost._start({"rules": rules, "kinds": frozenset({"ace"})})
     planted: list = []
     hand = plant_cost.play(124, planted)  # found by trying deals: the plant is rare
-    [(kind, trick_no, [ace])] = planted
+    [(kind, _, trick_no, [ace])] = planted
     assert kind == "ace" and CARD_TOKENS[ace][0] == "A"
     state = HandReplay(rules, hand)
     for ev in hand.events:
@@ -121,11 +121,15 @@ def test_plants_only_reviews_each_plant_as_the_whole_hands_review_does():
     planted: list = []
     hands = review_planted.play_match(
         rules, 12, 2, review_planted.seat_agents("simulator", 48, KINDS - {"last"}, planted))
-    assert [k for k, _, _ in planted] == [k for k, _, _ in alone]
+    assert [(p.kind, p.hand) for p in planted] == [(k, h) for k, h, _ in alone]
     whole = {(r.hand, d.trick, tuple(d.made)): d
              for r in review_hands(iter(hands), budget=budget) for d in r.decisions
              if d.seat == 1}
-    for _kind, hand, d in alone:
+    for kind, hand, d in alone:
+        # the plant's own decision, not a play of another hand with its trick and cards
+        # (session 48: a lead of hand 1 stood for a follow planted in hand 3)
+        assert d.kind == ("bury" if kind == "bury" else "follow")
+        assert kind != "points" or not d.defender  # the declarer's side hands points over
         same = whole[(hand, d.trick, tuple(d.made))]
         assert (same.best, same.estimate, same.error, same.mark) == \
             (d.best, d.estimate, d.error, d.mark)

@@ -37,8 +37,8 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

@@ -486,11 +486,18 @@ static int key_of(const Game *g, int which, int c) {
     }
 }
 
-static void stable_sort_by_key(const Game *g, int which, int *cs, int n) {
-    for (int a = 1; a < n; a++) {
-        int t = cs[a], kt = key_of(g, which, t), b = a;
-        while (b > 0 && key_of(g, which, cs[b - 1]) > kt) { cs[b] = cs[b - 1]; b--; }
-        cs[b] = t;
+/* The k cards of src[0..n) lowest by key_of(which), as a stable sort would put them first,
+ * into dst (k at most n) */
+static void lowest_by_key(const Game *g, int which, const int *src, int n, int k, int *dst) {
+    int kept[MAXHAND], have = 0;
+    if (k <= 0) return;
+    for (int i = 0; i < n; i++) {
+        int kc = key_of(g, which, src[i]);
+        if (have == k && kept[k - 1] <= kc) continue;  /* a tie stays behind the earlier card */
+        int b = have < k ? have++ : k - 1;
+        while (b > 0 && kept[b - 1] > kc) { kept[b] = kept[b - 1]; dst[b] = dst[b - 1]; b--; }
+        kept[b] = kc;
+        dst[b] = src[i];
     }
 }
 
@@ -512,23 +519,24 @@ static int lowest_each(const Game *g, const Spec *s, Plays *out) {
         }
         budget -= s->u[i].w * s->u[i].l;
     }
+    int rs[MAXHAND], nr = 0, os[MAXHAND], no = 0;
+    for (int q = 0; q < avail.n; q++) {
+        int c = avail.card[q];
+        for (int t = 0; t < avail.cnt[c] && nr < MAXHAND; t++) rs[nr++] = c;
+    }
+    for (int q = 0; q < s->others.n; q++) {
+        int c = s->others.card[q];
+        for (int t = 0; t < s->others.cnt[c] && no < MAXHAND; t++) os[no++] = c;
+    }
     for (int which = 0; which < 4; which++) {
-        int rs[MAXHAND], nr = 0, os[MAXHAND], no = 0, play[MAXHAND], np = 0;
-        for (int q = 0; q < avail.n; q++) {
-            int c = avail.card[q];
-            for (int t = 0; t < avail.cnt[c] && nr < MAXHAND; t++) rs[nr++] = c;
-        }
-        for (int q = 0; q < s->others.n; q++) {
-            int c = s->others.card[q];
-            for (int t = 0; t < s->others.cnt[c] && no < MAXHAND; t++) os[no++] = c;
-        }
-        stable_sort_by_key(g, which, rs, nr);
-        stable_sort_by_key(g, which, os, no);
+        int play[MAXHAND], np = 0;
         for (int q = 0; q < nc; q++) play[np++] = chosen[q];
-        int more = s->m - np;
-        for (int q = 0; q < more && q < nr; q++) play[np++] = rs[q];
-        more = s->n - np;
-        for (int q = 0; q < more && q < no; q++) play[np++] = os[q];
+        int more = s->m - np < nr ? s->m - np : nr;
+        lowest_by_key(g, which, rs, nr, more, play + np);
+        if (more > 0) np += more;
+        more = s->n - np < no ? s->n - np : no;
+        lowest_by_key(g, which, os, no, more, play + np);
+        if (more > 0) np += more;
         if (!plays_push(out, play, np)) return 0;
     }
     return 1;

@@ -40,26 +40,44 @@ static int threat_of(const Game *g, const int *seats, int ns) {
     return out;
 }
 
+/* The part of playout._choose_follow that reads the trick alone: whether the seat's side
+ * wins the trick whatever comes (its card winning, no opponent still to play able to beat it:
+ * the rollout player feeds it), the strongest play on the table and the strongest an opponent
+ * still to play could make (-1: none), the seats still to play after this one and the points
+ * on the table. */
+typedef struct { int feed, best_now, threat, later, on_table; } TrickRead;
+
+static TrickRead read_trick(const Game *g, int seat) {
+    TrickRead t;
+    int winner = -1;
+    t.best_now = -1;
+    for (int q = 0; q < g->nplays; q++) {
+        int key = strength_in_trick(g, g->pcards[q], g->pn[q]);
+        if (key >= 0 && key > t.best_now) { t.best_now = key; winner = g->pseat[q]; }
+    }
+    int side = team(g, seat);
+    int opp[MAXP], no = 0;
+    t.later = 0;
+    for (int i = g->nplays + 1; i < g->P; i++) {
+        int s2 = (g->pseat[0] + i) % g->P;
+        t.later++;
+        if (team(g, s2) != side) opp[no++] = s2;
+    }
+    t.threat = threat_of(g, opp, no);
+    t.on_table = 0;
+    for (int q = 0; q < g->nplays; q++)
+        for (int k = 0; k < g->pn[q]; k++) t.on_table += g->pts[g->pcards[q][k]];
+    t.feed = winner >= 0 && team(g, winner) == side
+             && (t.threat < 0 || t.best_now < 0 || t.threat <= t.best_now);
+    return t;
+}
+
 /* playout._choose_follow: the index of the follow chosen among found */
 static int choose_follow(const Game *g, int seat, const Plays *found) {
     if (found->n == 1) return 0;
     const Order *o = g->o;
-    int best_now = -1, winner = -1;
-    for (int q = 0; q < g->nplays; q++) {
-        int key = strength_in_trick(g, g->pcards[q], g->pn[q]);
-        if (key >= 0 && key > best_now) { best_now = key; winner = g->pseat[q]; }
-    }
-    int side = team(g, seat);
-    int nl = 0, opp[MAXP], no = 0;
-    for (int i = g->nplays + 1; i < g->P; i++) {
-        int s2 = (g->pseat[0] + i) % g->P;
-        nl++;
-        if (team(g, s2) != side) opp[no++] = s2;
-    }
-    int threat = threat_of(g, opp, no);
-    int on_table = 0;
-    for (int q = 0; q < g->nplays; q++)
-        for (int t = 0; t < g->pn[q]; t++) on_table += g->pts[g->pcards[q][t]];
+    TrickRead t = read_trick(g, seat);
+    int best_now = t.best_now, threat = t.threat, nl = t.later, on_table = t.on_table;
     int small[2 * (LIMIT + 16)];  /* most lists are short: no malloc for them */
     int *pts = found->n <= LIMIT + 16 ? small : malloc(sizeof(int) * found->n * 2);
     if (!pts) return -1;
@@ -67,11 +85,11 @@ static int choose_follow(const Game *g, int seat, const Plays *found) {
     for (int q = 0; q < found->n; q++) {
         int a = 0, b = 0;
         const int *cs = found->cards + (size_t)q * found->stride;
-        for (int t = 0; t < found->len[q]; t++) { a += g->pts[cs[t]]; b += o->power[cs[t]]; }
+        for (int k = 0; k < found->len[q]; k++) { a += g->pts[cs[k]]; b += o->power[cs[k]]; }
         pts[q] = a; pws[q] = b;
     }
     int pick = 0;
-    if (winner >= 0 && team(g, winner) == side && (threat < 0 || best_now < 0 || threat <= best_now)) {
+    if (t.feed) {
         for (int i = 1; i < found->n; i++)
             if (pts[i] > pts[pick] || (pts[i] == pts[pick] && pws[i] < pws[pick])) pick = i;
         if (pts != small) free(pts);
@@ -99,11 +117,66 @@ static int choose_follow(const Game *g, int seat, const Plays *found) {
     return pick;
 }
 
+/* Of the multisets of n cards from items (card, cnt: in card order), the one choose_follow
+ * picks among plays that cannot win, all alike but for these cards: the fewest points, then
+ * the lowest power (feed: the most points, then the lowest power); ties to the one the walk
+ * lists first, which takes the most copies of the lowest card. The copies taken into take. */
+static void cheapest_multiset(const Game *g, int feed, const int *card, const int *cnt, int ni,
+                              int n, int *take) {
+    int key[NC], order[NC];
+    for (int i = 0; i < ni; i++) {  /* by key, a tie in card order */
+        int c = card[i];
+        key[i] = (feed ? -g->pts[c] : g->pts[c]) * 4096 + g->o->power[c];
+        int j = i;
+        while (j > 0 && key[order[j - 1]] > key[i]) { order[j] = order[j - 1]; j--; }
+        order[j] = i;
+        take[i] = 0;
+    }
+    for (int q = 0, need = n; q < ni && need > 0; q++) {
+        int i = order[q];
+        take[i] = cnt[i] < need ? cnt[i] : need;
+        need -= take[i];
+    }
+}
+
+/* choose_follow's pick among the follows that follows() would list, found without listing
+ * them where none of them can win the trick, so the pick is the cheapest (feeding its side's
+ * trick, the richest) by cheapest_multiset: a follow the led class cannot fill (s->m < s->n:
+ * every card of it played, the rest from the other classes), or a pair or longer unit led that
+ * the seat, holding none, follows with any cards of the class. 1 with the play in out; 0 to
+ * list them (too many to list: then a few are built, lowest_each; or another shape). */
+static int unwinnable_follow(const Game *g, int seat, const Spec *s, int *out, int *nout) {
+    for (int i = 0; i < s->nu; i++) if (shape_at(s, i)->n) return 0;
+    int scard[NC], scnt[NC], sn, ocard[NC], ocnt[NC], on = 0, stake[NC], otake[NC];
+    sorted_items(&s->suit, scard, scnt, &sn);
+    int rest = s->n - s->m;
+    if (rest) {
+        sorted_items(&s->others, ocard, ocnt, &on);
+        long long ways = multisets_count(ocard, ocnt, on, rest);
+        if (ways > LIMIT || ways == 0) return 0;
+        cheapest_multiset(g, read_trick(g, seat).feed, ocard, ocnt, on, rest, otake);
+        for (int i = 0; i < sn; i++) stake[i] = scnt[i];
+    } else {
+        if (s->nu != 1 || s->u[0].w < 2 || multisets_count(scard, scnt, sn, s->m) > LIMIT) return 0;
+        for (int i = 0; i < sn; i++) if (scnt[i] >= s->u[0].w) return 0;  /* it could match */
+        cheapest_multiset(g, read_trick(g, seat).feed, scard, scnt, sn, s->m, stake);
+    }
+    int k = 0, a = 0, b = 0;  /* the two in card order, merged */
+    while (a < sn || b < on) {
+        if (b >= on || (a < sn && scard[a] < ocard[b])) {
+            for (int t = 0; t < stake[a]; t++) out[k++] = scard[a];
+            a++;
+        } else {
+            for (int t = 0; t < otake[b]; t++) out[k++] = ocard[b];
+            b++;
+        }
+    }
+    *nout = k;
+    return 1;
+}
+
 /* playout.greedy_follow / the single-card branch of greedy_play: the play into out */
 static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
-    Plays found;
-    if (!plays_init(&found, MAXHAND)) return 0;
-    int ok = 1;
     if (g->lead_size == 1 && !g->special) {
         Hold h;
         holding(g, seat, g->lead_class, &h);
@@ -117,11 +190,22 @@ static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
             }
         } else
             for (int c = 0; c < NC; c++) { cards[nc] = c; nc += g->held[seat][c] > 0; }
-        if (nc <= LIMIT) {
-            for (int i = 0; i < nc; i++) plays_push(&found, &cards[i], 1);
-            goto choose;
+        if (nc <= LIMIT) {  /* chosen among the cards as they lie: no list of plays made */
+            int ones[NC + 1];
+            for (int i = 0; i < nc; i++) ones[i] = 1;
+            Plays each;
+            memset(&each, 0, sizeof each);
+            each.n = each.cap = nc; each.len = ones; each.cards = cards; each.stride = 1;
+            int pick = choose_follow(g, seat, &each);
+            if (pick < 0) return 0;
+            out[0] = cards[pick];
+            *nout = 1;
+            return 1;
         }
     }
+    Plays found;
+    if (!plays_init(&found, MAXHAND)) return 0;
+    int ok = 1;
     if (g->special) {  /* FollowSpec with a pattern held (ruling 15): the same kind of pattern */
         int pattern[8], np = holds_pattern(g->o, g->special, g->held[seat], pattern);
         if (np) {
@@ -147,6 +231,9 @@ static int greedy_follow(const Game *g, int seat, int *out, int *nout) {
         Spec *s = spec_new();
         if (!s) { plays_free(&found); return 0; }
         if (!follow_spec(g, seat, s)) { spec_free(s); plays_free(&found); return 0; }
+        if (!g->special && s->m > 0 && s->n > 1 && unwinnable_follow(g, seat, s, out, nout)) {
+            spec_free(s); plays_free(&found); return 1;
+        }
         int r = follows(s, g->o, LIMIT, &found);
         if (r < 0) ok = 0;
         else if (r == 0) { found.n = 0; ok = lowest_each(g, s, &found); }

@@ -341,3 +341,39 @@ def test_the_pure_switches_turn_it_off(monkeypatch):
         monkeypatch.delenv("SHENGJI_PURE", raising=False)
         monkeypatch.setenv(name, "1" if name == "SHENGJI_PURE" else "0")
         assert _native.greedy_core() is None
+
+
+@needs_core
+@pytest.mark.parametrize(("name", "options"), RULESETS[1:3] + RULESETS[4:5],
+                         ids=["tractor-2", "tractor-3", "biaofen-3"])
+def test_a_follow_that_cannot_win_is_chosen_as_python_chooses_it(name, options):
+    """The C player finds the cheapest (or, feeding its side's trick, the richest) follow that
+    cannot win without listing the follows (replay/_core_playout.h, unwinnable_follow): a
+    multi-card lead followed by a seat short of the led class, or a pair or longer unit led
+    to a seat holding none in the class. The same play as the Python player's, which lists
+    them, on many such follows of each kind."""
+    short = unmatched = 0
+    for state in _positions(name, options, 8, seed=31 + len(options)):
+        while not state.finished:
+            seat = to_play(state)
+            assert seat is not None
+            trick, order = state.trick, state.order
+            assert order is not None
+            if trick is not None and trick.plays and trick.lead_size > 1 and not trick.special:
+                held = state.class_holding(seat, trick.lead_class)
+                count = sum(held.values())
+                widths = {u.width for u in trick.lead_units}
+                kind = None
+                if 0 < count < trick.lead_size:
+                    kind = "short"
+                elif count and len(trick.lead_units) == 1 and min(widths) >= 2 \
+                        and all(n < min(widths) for n in held.values()):
+                    kind = "unmatched"
+                if kind is not None:
+                    found = native_result(clone(state))
+                    assert found is not None
+                    assert found[0][0] == (seat, list(greedy_play(state, seat)))
+                    short += kind == "short"
+                    unmatched += kind == "unmatched"
+            apply_play(state, seat, greedy_play(state, seat))
+    assert short >= 20 and unmatched >= 5

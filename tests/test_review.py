@@ -18,7 +18,9 @@ from replay.engine import HandReplay
 from replay.review import Budget, brute_force, choices, solve
 
 POSITIONS = int(os.environ.get("SHENGJI_REVIEW_POSITIONS", "250"))
-"""Random positions per ruleset (four times as many for two-deck tractor): 2,000 in CI."""
+"""Random positions per ruleset (four times as many for two-deck tractor; an eighth of it, at
+least 30, for each pack of the independent brute force): 250 unless SHENGJI_REVIEW_POSITIONS
+says otherwise. ``bench/search_agreement.py`` runs the independent brute force on thousands."""
 RULESETS = [("tractor", 4, 2), ("tractor", 4, 1), ("four-deck", 4, 4), ("biaofen", 3, 2),
             ("wanfen", 4, 2)]
 

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from replay.parallel import in_order, terminate_on_sigterm  # noqa: E402
 from replay.search import solve  # noqa: E402
+from replay.units import decompose  # noqa: E402
 from tests.test_review import (  # noqa: E402
     _independent_moves,
     _independent_value,
@@ -41,7 +42,8 @@ from tests.test_review import (  # noqa: E402
 
 def check(seed: int, decks: int, first: int, count: int) -> tuple[int, int, list[int]]:
     """Positions ``first`` .. ``first + count - 1`` of the pack's stream: (positions, those
-    with a throw of three units or more among the leader's plays, the disagreeing ones)."""
+    with a throw of three units or more among the plays the engine accepts from the leader,
+    the disagreeing ones)."""
     throws, wrong = 0, []
     for i in range(first, first + count):
         rng = random.Random(f"agreement:{seed}:{decks}:{i}")
@@ -49,7 +51,8 @@ def check(seed: int, decks: int, first: int, count: int) -> tuple[int, int, list
             state = _throw_position(rng, decks, cards=3)
         else:
             state = small_position(rng, "tractor", 4, decks, cards=1 + (i // 2) % 3)
-        throws += any(len(m) >= 3 for m in _independent_moves(state, state.leader))
+        order = state.order
+        throws += any(len(decompose(m, order)) >= 3 for m in _independent_moves(state, state.leader))
         if solve(state) != _independent_value(state):
             wrong.append(i)
     return count, throws, wrong
@@ -83,7 +86,7 @@ def main() -> None:
                     print(f"  {decks} decks: {done} of {args.positions}", file=sys.stderr,
                           end="\r", flush=True)
         print(f"{decks} deck{'s' if decks > 1 else ''}: {done} positions, {throws} with a "
-              f"throw of 3+ units among the leader's plays; disagreements {len(wrong)}"
+              f"throw of 3+ units among the leader's legal plays; disagreements {len(wrong)}"
               + (f" (positions {', '.join(map(str, wrong))})" if wrong else "")
               + f"; {time.perf_counter() - started:.0f} s", flush=True)
 

@@ -1,7 +1,7 @@
 """Benchmark: how much work a review budget asks for, counted (not timed): the deals drawn and
 the playouts made (one per alternative and deal) over the same hands, for several budgets.
 Deterministic for a seed, so two budgets compare exactly where CPU times on a shared machine
-do not (docs/review.md, "Session 25").
+do not (docs/review-history.md, "Session 25").
 
     python bench/review_work.py                                   # the default budget
     python bench/review_work.py --hands 1-8 solo=0 solo=24 resolve_above=2

@@ -23,7 +23,7 @@ s CPU a hand. Early in a two-deck hand the same lookahead on few deals loses poi
 from the first trick: -9 a hand; on 64, -0.6 ± 0.8), which is why it waits for the last tricks:
 the best of many noisy values replaces good plays by lucky ones. The check replaces a play only
 when another is clearly better, and gains 2.7 ± 0.4 points a hand at two decks against the
-agent without it, for 0.8 s CPU a hand more (docs/review.md, "Session 43")."""
+agent without it, for 0.8 s CPU a hand more (docs/review-history.md, "Session 43")."""
 
 from __future__ import annotations
 

@@ -57,14 +57,23 @@ class Budget:
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
     hand (session 29)."""
-    resolve: float = 2.0
+    resolve: float = 2.5
     """A decision is resolved when every mark's threshold lies at least this many standard
     errors from the swing's estimate (below it; ``resolve_above`` above it), once the race's
-    ``extend`` rounds are over or in a pack of more than 200 points (``early_resolve``
-    before: :meth:`resolve_at`)."""
+    ``extend`` rounds are over, in a pack of two decks' points (``early_resolve`` before;
+    ``small_resolve`` at one deck, ``large_resolve`` in larger packs: :meth:`resolve_at`).
+    2 until session 49, when races of session 44-46's two-deck runs still stopped below the
+    cut three to four and a half errors low after 3,000-7,500 deals (``bench/race_stop.py
+    --scale 1 --sd 29 --tail 120 0.02``: a gain of 4.8 with a 2 % chance of 120 points more
+    stopped below the cut in 3.5 % of races at 2.5 then 2, 2.3 % at 2.5 throughout; a
+    two-deck hand about 6 % more CPU)."""
+    large_resolve: float = 2.0
+    """The stop in every round of a race in a pack of more than 200 points (three decks and
+    more, 打万分), whose deals cost two to four times a two-deck one: 2.5 throughout took a
+    four-deck hand from 26.7 to 30.2 s in session 44."""
     early_resolve: float = 2.5
-    """``resolve`` during the race's first ``extend`` rounds (2,304 deals), in a pack of at
-    most 200 points: since session 44 (2 before). The race is looked at after every round,
+    """``resolve`` during the race's first ``extend`` rounds (2,304 deals), in a pack of two
+    decks' points: since session 44 (2 before). The race is looked at after every round,
     and a gain a mark's width above the cut now and then ran about three errors low for its
     first thousand deals and stopped there, unmarked (two-deck hand 3, trick 7: 2C 2C, 0.7 ±
     1.1 after 960 deals with review seed 268714, an inaccuracy at 5.3-6.7 on 40 other seeds;
@@ -75,6 +84,16 @@ class Budget:
     +53 % of the deals of a race at a gain of 3.5 (2.5 throughout took the two-deck sample's
     first hands from 7.9 to 9.5 s, side by side, its ends settled once: near the 10 s
     bound). Larger packs keep 2 (2.5 throughout took four-deck's hand from 26.7 to 30.2 s)."""
+    small_resolve: float = 3.0
+    """The stop's standard errors below a threshold in every round of a race in a hand of at
+    most 100 points (one deck), since session 49 (2.5 then 2 before):
+    a race looked at after every round of a gain with a rare large value (a kitty changing
+    hands) stops now and then on a low stretch, and a one-deck decision has up to 408 rounds
+    to do it in (an AD stopped after 2,880 deals at 3.5 ± 0.3 where two other seeds raced
+    39,264 deals to 4.7-4.9 ± 0.1: the one difference of a pair of session 48's stability
+    runs). ``bench/race_stop.py --tail 80 0.03``, a gain of 4.8 with a 3 % chance of 80 points
+    more: 2.9 % of races stopped below the cut at 2.5 then 2, 0.4 % at 3; a gain of 3.5 takes
+    6,166 deals to dismiss instead of 3,192 (a one-deck hand costs a fraction of the bound)."""
     drop: float = 3.0
     """A runner whose gain trails the leader's by this many standard errors of their paired
     difference drops out of the race (``resolve`` + 1 until session 44)."""
@@ -122,7 +141,7 @@ class Budget:
     ``endgame``'s: one trick or two played by the rollout player, the rest exactly
     (:meth:`endgame_at`; ``0``: never, the ``quick`` level). The default since session 43 (two
     decks and 标分: a two-deck hand 1.1 s more, about 7.4 s on the regenerated samples; the same
-    mark with another seed 96.0 % on three seeds; docs/review.md, "Session 43"); before, the
+    mark with another seed 96.0 % on three seeds; docs/review-history.md, "Session 43"); before, the
     ``thorough`` level's only.
     Session 40, two-deck hands 1-8 (100 deals a decision, ``bench/rollout_strength.py``): at
     five cards a seat, the best gains so found correlate 0.99 with the exact search of each
@@ -187,9 +206,14 @@ class Budget:
 
     def resolve_at(self, scale: float, round_: int) -> float:
         """The stop's standard errors below a threshold after the race's round ``round_``
-        (from 0) in a hand of this ``scale``: :attr:`early_resolve` in its first ``extend``
-        rounds in a pack of at most two decks' points, else :attr:`resolve`."""
-        return self.early_resolve if scale <= 1.0 and round_ < self.extend else self.resolve
+        (from 0) in a hand of this ``scale``: :attr:`small_resolve` at one deck,
+        :attr:`large_resolve` past two decks; at two decks :attr:`early_resolve` in the first
+        ``extend`` rounds, :attr:`resolve` after them."""
+        if scale <= 0.5:
+            return self.small_resolve
+        if scale > 1.0:
+            return self.large_resolve
+        return self.early_resolve if round_ < self.extend else self.resolve
 
     def endgame_at(self, cards: int, scale: float, patterns: bool = False) -> int:
         """The playouts' searched last tricks for a decision where each seat holds at most

@@ -1098,10 +1098,11 @@ class _Deals:
         return rows
 
 
-def _judged(deals: _Deals, alternatives: int, **budget):  # type: ignore[no-untyped-def]
+def _judged(deals: _Deals, alternatives: int, scale: float = 1.0,  # type: ignore[no-untyped-def]
+            **budget):
     from replay.review import _judge
 
-    return _judge(deals, [[c] for c in range(alternatives)], True, Budget(**budget), 1.0,
+    return _judge(deals, [[c] for c in range(alternatives)], True, Budget(**budget), scale,
                   False, trick=1, seat=0, kind="follow")
 
 
@@ -1209,8 +1210,8 @@ def test_a_race_does_not_end_on_a_low_stretch_of_a_gain_above_the_cut():
     two standard errors (the stop of a race's first rounds until session 44) it stopped there,
     the gain two errors under the 4.5-point cut, and the decision went unmarked (two-deck
     hand 3, trick 7 with review seed 268714: 0.7 ± 1.1 after 960 deals, 5.3 on 40 other
-    seeds); at 2.5 (``early_resolve``) it goes on, and the decision is marked. After the
-    ``extend`` rounds, and past two decks, the stop is at 2 as before."""
+    seeds); at 2.5 (``early_resolve``) it goes on, and the decision is marked. Past two
+    decks the stop is at 2 as before (``large_resolve``)."""
     start = Budget.samples  # two alternatives: no screening stage, the race from deal 32
 
     def value(a: int, n: int) -> float:
@@ -1222,8 +1223,30 @@ def test_a_race_does_not_end_on_a_low_stretch_of_a_gain_above_the_cut():
     d = _judged(_Deals(value), 2)
     assert d.mark == "inaccuracy" and d.deals > 960, (d.mark, d.deals, d.estimate)
     budget = Budget()
-    assert budget.resolve_at(1.0, 0) == budget.resolve_at(0.5, budget.extend - 1) == 2.5
-    assert budget.resolve_at(1.0, budget.extend) == budget.resolve_at(2.0, 0) == 2.0
+    assert budget.resolve_at(1.0, 0) == budget.resolve_at(1.0, budget.extend - 1) == 2.5
+    assert budget.resolve_at(2.0, 0) == budget.resolve_at(2.0, budget.extend) == 2.0
+
+
+def test_a_one_deck_race_does_not_end_on_a_longer_low_stretch():
+    """One deck: the better play gains 6 points a deal on average (± 27), but for the race's
+    first 1,440 deals only 2.6. A race looked at after every round, stopping two and a half
+    standard errors under the cut, stops in that stretch (after 1,344 deals: 2.6 ± 0.74) and
+    the decision goes unmarked (one-deck races have up to 408 rounds to find such a stretch in:
+    an AD stopped after 2,880 deals at 3.5 ± 0.3 where two other seeds raced 39,264 deals to
+    4.7-4.9, session 48); at three (``small_resolve``, since session 49) it goes on, and the
+    decision is marked. Every round of a one-deck race stops at three."""
+    start = Budget.samples  # two alternatives: no screening stage, the race from deal 32
+
+    def value(a: int, n: int) -> float:
+        mean = 2.6 if n < start + 1440 else 6.0
+        return 50 + (mean + (27.0 if n % 4 < 2 else -27.0)) * (a == 1)
+
+    hasty = _judged(_Deals(value), 2, 0.5, small_resolve=2.5)
+    assert hasty.mark is None and hasty.deals <= 1440, (hasty.mark, hasty.deals)
+    d = _judged(_Deals(value), 2, 0.5)
+    assert d.mark == "inaccuracy" and d.deals > 1440, (d.mark, d.deals, d.estimate)
+    budget = Budget()
+    assert budget.resolve_at(0.5, 0) == budget.resolve_at(0.5, budget.extend + 100) == 3.0
 
 
 def test_a_runner_unlucky_on_its_first_deals_does_not_drop_out_of_the_race():

@@ -143,6 +143,9 @@ def main() -> None:
     ap.add_argument("--work", choices=["none", "play", "search"], help=argparse.SUPPRESS)
     ap.add_argument("--only", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    from bench.json_out import check_json_out, write_json
+
+    check_json_out(args.dump)  # refused before the work, not after it
     if args.work:
         work(args.only, args.work, args.hands, args.cards)
         return
@@ -186,7 +189,7 @@ def main() -> None:
         print(f"{label:<14} {len(starts) / best_play:>11,.1f} {plays / best_play:>10,.0f} "
               f"{len(ends) / best_search:>11,.1f} {nodes / best_search:>12,.0f}")
     if args.dump:
-        args.dump.write_text(json.dumps(dumped, sort_keys=True) + "\n")
+        write_json(args.dump, None, json.dumps(dumped, sort_keys=True) + "\n")
         print(f"every playout and search written to {args.dump}")
 
 

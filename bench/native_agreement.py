@@ -129,6 +129,9 @@ def main() -> None:
     ap.add_argument("--dump", type=Path, help="write both records here")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    from bench.json_out import check_json_out, write_json
+
+    check_json_out(args.dump)  # refused before the work, not after it
     if args.worker:
         import replay
 
@@ -152,7 +155,7 @@ def main() -> None:
     print(f"{total:,} positions ({args.positions:,} per ruleset, {len(RULESETS)} rulesets): "
           f"{same:,} identical, {total - same:,} different; records {digest}")
     if args.dump:
-        args.dump.write_text(json.dumps({"compiled": compiled, "pure": pure}))
+        write_json(args.dump, {"compiled": compiled, "pure": pure})
     if same != total:
         raise SystemExit(1)
 

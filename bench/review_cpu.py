@@ -17,7 +17,6 @@ FIELD=VALUE``: a budget field (as ``bench/review_stability.py``'s).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import gamelog  # noqa: E402
 import replay  # noqa: E402
+from bench.json_out import check_json_out, write_json  # noqa: E402
 from bench.review_stability import budget_fields  # noqa: E402
 from gamelog.model import Play  # noqa: E402
 from replay.review import Budget, positions, review_decision, review_hands  # noqa: E402
@@ -44,6 +44,7 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="a budget field, as FIELD=VALUE (repeatable)")
     args = ap.parse_args()
+    check_json_out(args.out)  # refused before the work, not after it
     try:
         budget = Budget(**budget_fields(args.set))
     except ValueError as err:
@@ -72,7 +73,7 @@ def main() -> None:
         marks.append([[d.mark, round(d.swing, 3), d.best, d.alternatives] for r in reviews
                       for d in r.decisions])
     if args.out:
-        args.out.write_text(json.dumps(marks))
+        write_json(args.out, marks)
 
 
 def at_decisions(sample: str, wanted: list[tuple[int, int]], budget: Budget,
@@ -96,7 +97,7 @@ def at_decisions(sample: str, wanted: list[tuple[int, int]], budget: Budget,
                           file=sys.stderr, flush=True)
     print(f"{sample:<15} decisions {len(found)} of {len(wanted)}  {spent:6.1f} s CPU")
     if out:
-        out.write_text(json.dumps([found.get(w) for w in wanted]))
+        write_json(out, [found.get(w) for w in wanted])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The benchmarks that play a deal twice: bench/marks_pay.py (do the review's marks pay in
 play?), bench/plant_cost.py (what does a planted bad play cost in play?) and
 bench/agent_duel.py (is one agent stronger?); and the planted kinds of bench/review_planted.py
-with its ``--plants-only`` mode."""
+with its ``--plants-only`` mode; bench/review_cpu.py's ``--out``."""
 
 from __future__ import annotations
 
@@ -160,3 +160,29 @@ def test_an_agents_file_that_cannot_be_loaded_is_a_usage_error(tmp_path, capsys)
         assert stop.value.code == 2
         err = capsys.readouterr().err
         assert str(path) in err and said in err
+
+
+def test_the_cpu_benchmark_never_overwrites_a_file_it_did_not_write(tmp_path, monkeypatch, capsys):
+    """bench/review_cpu.py ``--out`` (and the ``--dump`` of core_speed.py and
+    native_agreement.py, through bench/json_out.py): an existing file that is not JSON is
+    refused before any work (exit 2, naming it) and left as it was; JSON is written
+    atomically."""
+    import sys
+
+    import pytest
+
+    from bench import review_cpu
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    monkeypatch.setattr(sys, "argv", ["review_cpu.py", "--out", str(notes)])
+    with pytest.raises(SystemExit) as stop:
+        review_cpu.main()
+    assert stop.value.code == 2
+    assert str(notes) in capsys.readouterr().err and notes.read_text() == "my notes\n"
+    marks = tmp_path / "marks.json"
+    review_cpu.write_json(marks, [["inaccuracy", 5.0]])
+    assert marks.read_text() == '[["inaccuracy", 5.0]]'
+    with pytest.raises(SystemExit):
+        review_cpu.write_json(notes, [])
+    assert notes.read_text() == "my notes\n"

@@ -32,7 +32,6 @@ search, and the differences are printed per playout and per search. Those do not
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import subprocess
@@ -189,7 +188,7 @@ def main() -> None:
         print(f"{label:<14} {len(starts) / best_play:>11,.1f} {plays / best_play:>10,.0f} "
               f"{len(ends) / best_search:>11,.1f} {nodes / best_search:>12,.0f}")
     if args.dump:
-        write_json(args.dump, None, json.dumps(dumped, sort_keys=True) + "\n")
+        write_json(args.dump, dumped, sort_keys=True, end="\n")
         print(f"every playout and search written to {args.dump}")
 
 

@@ -83,7 +83,7 @@ class Budget:
     races at 2, 1.1 % with 2.5 for the first rounds, 0.7 % with 2.5 throughout, for +16 % and
     +53 % of the deals of a race at a gain of 3.5 (2.5 throughout took the two-deck sample's
     first hands from 7.9 to 9.5 s, side by side, its ends settled once: near the 10 s
-    bound). Larger packs keep 2 (2.5 throughout took four-deck's hand from 26.7 to 30.2 s)."""
+    bound). Larger packs: :attr:`large_resolve`."""
     small_resolve: float = 3.0
     """The stop's standard errors below a threshold in every round of a race in a hand of at
     most 100 points (one deck), since session 49 (2.5 then 2 before):

@@ -1,0 +1,75 @@
+"""setup.py's profile-guided build of the C core (``replay/_greedy.c``): the profile is used only
+when its stamp names these sources and this compiler, and a build that fails with it falls back
+to the plain build (never a missing core)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc: no profile build")
+
+
+def _setup_module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("shengji_setup_under_test", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # setup() itself runs only as a script
+    return module
+
+
+def _command(s, build_lib: Path, build_temp: Path):  # type: ignore[no-untyped-def]
+    from setuptools import Distribution
+
+    dist = Distribution({"ext_modules": s.greedy_extension()})
+    cmd = s.BuildCompiled(dist)
+    cmd.build_lib, cmd.build_temp = str(build_lib), str(build_temp)
+    cmd.ensure_finalized()
+    return cmd
+
+
+def test_the_stamp_names_the_sources_it_was_made_from():
+    """The committed stamp is a profile of today's sources (``bench/greedy_profile.py`` remakes
+    it after an edit of the C core; a stale one is only skipped by the build, silently slower)."""
+    s = _setup_module()
+    stamp = json.loads((ROOT / s.PROFILE_STAMP).read_text())
+    assert stamp["sources"] == s.greedy_digest(), \
+        "the C core changed since its profile was made: run python bench/greedy_profile.py"
+    assert (ROOT / s.PROFILE).is_file()
+
+
+@needs_gcc
+def test_a_stale_profile_is_not_used(monkeypatch, tmp_path):
+    s = _setup_module()
+    monkeypatch.chdir(ROOT)
+    cmd = _command(s, tmp_path / "lib", tmp_path / "temp")
+    cmd.compiler = type("C", (), {"compiler_so": ["gcc"]})()
+    fits = cmd._profile_fits()
+    monkeypatch.setattr(s, "greedy_digest", lambda: "0" * 64)
+    assert not cmd._profile_fits()
+    monkeypatch.setattr(s, "compiler_version", lambda command: "another compiler 1.0")
+    assert not cmd._profile_fits()
+    assert isinstance(fits, bool)
+
+
+@needs_gcc
+def test_a_build_failing_with_the_profile_falls_back_to_the_plain_build(monkeypatch, tmp_path,
+                                                                        capsys):
+    s = _setup_module()
+    stamp_before = (ROOT / "replay" / "_native_build.json").is_file()
+    monkeypatch.chdir(ROOT)
+    # the build's record of the compiled engine goes to the test's directory, not the tree's
+    monkeypatch.setattr(s, "STAMP", str(tmp_path / "native_build.json"))
+    monkeypatch.setattr(s.BuildCompiled, "_profile_fits", lambda self: True)
+    monkeypatch.setattr(s, "PROFILE_ARGS", ["-fno-such-option-for-this-test"])
+    cmd = _command(s, tmp_path / "lib", tmp_path / "temp")
+    cmd.run()
+    built = list((tmp_path / "lib" / "replay").glob("_greedy*"))
+    assert built, "the plain build should have made the C core"
+    assert "did not build with its profile" in capsys.readouterr().out
+    assert (ROOT / "replay" / "_native_build.json").is_file() or not stamp_before

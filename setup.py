@@ -102,15 +102,16 @@ class BuildCompiled(build_ext):
         if ext.name != "replay._greedy" or not self._profile_fits():
             super().build_extension(ext)
             return
-        plain = list(ext.extra_compile_args)
+        plain, macros = list(ext.extra_compile_args), list(ext.define_macros)
         ext.extra_compile_args = plain + PROFILE_ARGS
+        ext.define_macros = [*macros, ("GREEDY_PROFILED", "1")]  # its PROFILED: 1
         try:
             super().build_extension(ext)
             print("shengji-toolkit: replay._greedy built with its profile")
         except Exception as exc:  # any failure: the plain build instead
             print(f"shengji-toolkit: replay._greedy did not build with its profile ({exc}); "
                   "building it without")
-            ext.extra_compile_args = plain
+            ext.extra_compile_args, ext.define_macros = plain, macros
             super().build_extension(ext)
 
     def _profile_fits(self) -> bool:

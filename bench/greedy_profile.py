@@ -82,7 +82,8 @@ def build_core(tree: Path, temp: Path, extra: list[str]) -> None:
     os.chdir(tree)  # the sources by their relative names, as setup.py compiles them
     try:
         objects = compiler.compile([s.GREEDY], output_dir=str(temp),
-                                   macros=[("GREEDY_SOURCE_HASH", f'"{s.greedy_digest()}"')],
+                                   macros=[("GREEDY_SOURCE_HASH", f'"{s.greedy_digest()}"'),
+                                           *([("GREEDY_PROFILED", "1")] if extra else [])],
                                    include_dirs=[sysconfig.get_paths()["include"]],
                                    extra_postargs=[*s.GREEDY_ARGS, *extra])
         target = tree / "replay" / f"_greedy{sysconfig.get_config_var('EXT_SUFFIX')}"

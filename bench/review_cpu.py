@@ -29,6 +29,7 @@ import replay  # noqa: E402
 from bench.json_out import check_json_out, write_json  # noqa: E402
 from bench.review_stability import budget_fields  # noqa: E402
 from gamelog.model import Play  # noqa: E402
+from replay._native import greedy_build  # noqa: E402
 from replay.review import Budget, positions, review_decision, review_hands  # noqa: E402
 from replay.rollouts import most_held  # noqa: E402
 
@@ -60,7 +61,7 @@ def main() -> None:
         return
     first, last = (int(x) for x in args.hands.split("-"))
     cases = ((args.sample, set(range(first, last + 1))),) if args.sample else CASES
-    print(f"compiled engine: {'yes' if replay.NATIVE else 'no'}")
+    print(f"compiled engine: {'yes' if replay.NATIVE else 'no'}; C core: {greedy_build()}")
     marks = []
     for name, numbers in cases:
         path = ROOT / "samples" / "matches" / f"{name}.jsonl"

@@ -45,8 +45,10 @@ SAMPLES = ["tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "biao
 
 def speed(hands_each: int, levels: list[str], samples: list[str] | None = None) -> None:
     """CPU seconds per hand, per ruleset and per named level (``shengji review --level``)."""
+    from replay._native import greedy_build
     from replay.review import budget_at
 
+    print(f"compiled engine: {'yes' if replay.NATIVE else 'no'}; C core: {greedy_build()}")
     print(f"{'ruleset (sample)':<18} {'level':<9} {'hands':>5} {'decisions':>9} "
           f"{'s/hand':>7} {'s/decision':>10}")
     for name in samples or SAMPLES:

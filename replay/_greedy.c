@@ -378,6 +378,10 @@ static struct PyModuleDef module = {
     "The rollout player of replay/playout.py in C (see replay/_greedy.c).", -1, methods,
 };
 
+#ifndef GREEDY_PROFILED
+#define GREEDY_PROFILED 0  /* 1 when setup.py builds this file with its profile (-fprofile-use) */
+#endif
+
 PyMODINIT_FUNC PyInit__greedy(void) {
     if (PyType_Ready(&JudgeType) < 0 || PyType_Ready(&TableType) < 0) return NULL;
     static const char *names[] = {"seat", "cards", "seq", "trick", "winner", "points",
@@ -392,6 +396,7 @@ PyMODINIT_FUNC PyInit__greedy(void) {
     if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
         Py_DECREF(&TableType); Py_DECREF(m); return NULL;
     }
+    if (PyModule_AddIntConstant(m, "PROFILED", GREEDY_PROFILED) < 0) { Py_DECREF(m); return NULL; }
 #ifdef GREEDY_SOURCE_HASH
     if (PyModule_AddStringConstant(m, "SOURCE_HASH", GREEDY_SOURCE_HASH) < 0) { Py_DECREF(m); return NULL; }
 #endif

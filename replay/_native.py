@@ -119,3 +119,12 @@ def greedy_core() -> object | None:
         core = _greedy
     _GREEDY.append(core)
     return core
+
+
+def greedy_build() -> str:
+    """How the C core in use was built, for benchmarks to print: ``profiled`` (with gcc's
+    profile, setup.py), ``plain``, or ``none`` (the Python player runs)."""
+    core = greedy_core()
+    if core is None:
+        return "none"
+    return "profiled" if getattr(core, "PROFILED", 0) else "plain"

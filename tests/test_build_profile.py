@@ -73,3 +73,18 @@ def test_a_build_failing_with_the_profile_falls_back_to_the_plain_build(monkeypa
     assert built, "the plain build should have made the C core"
     assert "did not build with its profile" in capsys.readouterr().out
     assert (ROOT / "replay" / "_native_build.json").is_file() or not stamp_before
+
+
+def test_the_installed_core_was_built_with_its_profile_where_it_fits():
+    """Where the committed profile fits this compiler (CI's machine), the build used it: the
+    speed figures in docs/ are the profiled build's."""
+    from replay._native import greedy_build
+
+    s = _setup_module()
+    stamp = json.loads((ROOT / s.PROFILE_STAMP).read_text())
+    if greedy_build() == "none":
+        pytest.skip("the C core is not built here")
+    if shutil.which("gcc") is None or stamp["compiler"] != s.compiler_version("gcc") \
+            or stamp["sources"] != s.greedy_digest():
+        pytest.skip("the profile does not fit this compiler or these sources")
+    assert greedy_build() == "profiled"

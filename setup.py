@@ -60,6 +60,26 @@ def compiler_version(command: str) -> str | None:
     return out.stdout.splitlines()[0].strip() if out.returncode == 0 and out.stdout else None
 
 
+def profile_problems(command: str | None) -> list[str]:
+    """Why the committed profile does not fit these sources and the compiler ``command``
+    (the build's; ``None``: none known); empty when it fits."""
+    try:
+        stamp = json.loads((ROOT / PROFILE_STAMP).read_text())
+    except (OSError, ValueError) as err:
+        return [f"no usable stamp ({err})"]
+    if not isinstance(stamp, dict):
+        return [f"{PROFILE_STAMP} is not a JSON object"]
+    problems = []
+    if not (ROOT / PROFILE).is_file():
+        problems.append(f"{PROFILE} is missing")
+    if stamp.get("sources") != greedy_digest():
+        problems.append("the C sources changed since the profile was made")
+    version = compiler_version(command) if command else None
+    if stamp.get("compiler") != version:
+        problems.append(f"made with {stamp.get('compiler')!r}, this compiler is {version!r}")
+    return problems
+
+
 def compiled_extensions() -> list:
     if os.environ.get("SHENGJI_PURE", "") not in ("", "0"):
         return []
@@ -115,16 +135,11 @@ class BuildCompiled(build_ext):
             super().build_extension(ext)
 
     def _profile_fits(self) -> bool:
-        """Whether the committed profile fits these sources and this compiler."""
-        try:
-            stamp = json.loads((ROOT / PROFILE_STAMP).read_text())
-        except (OSError, ValueError):
-            return False
+        """Whether the committed profile fits these sources and this compiler, the build
+        running in the tree (where gcc looks for it)."""
         command = self.compiler.compiler_so[0] if getattr(self.compiler, "compiler_so", None) \
             else None
-        return (ROOT / PROFILE).is_file() and command is not None and isinstance(stamp, dict) \
-            and Path.cwd().resolve() == ROOT and stamp.get("sources") == greedy_digest() \
-            and stamp.get("compiler") == compiler_version(command)
+        return Path.cwd().resolve() == ROOT and not profile_problems(command)
 
     def run(self) -> None:
         (ROOT / STAMP).unlink(missing_ok=True)

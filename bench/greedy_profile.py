@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 import shutil
 import subprocess
@@ -32,6 +31,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.json_out import write_json  # noqa: E402
+
 SAMPLES = ("tractor-1deck", "tractor-2deck", "tractor-3deck", "four-deck", "wanfen",
            "biaofen-3p", "biaofen-4p")
 TRAINING = f"""
@@ -43,12 +46,14 @@ for name in {SAMPLES!r}:
     hands = [h for h in gamelog.read_hands(f"samples/matches/{{name}}.jsonl") if h.number == 1]
     for _ in review_hands(hands, budget=budget_at("standard")):
         pass
-    print("  reviewed", name, flush=True)
+    if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
+        print("  reviewed", name, file=sys.stderr, flush=True)
 files = sorted(f for f in glob.glob("samples/matches/*.jsonl") + glob.glob("samples/examples/*.jsonl")
                if not f.endswith(".labels.jsonl"))
 subprocess.run([sys.executable, "-m", "shengji.cli", "validate", "-q", *files],
                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print("  validated", len(files), "files", flush=True)
+if sys.stderr.isatty():
+    print("  validated", len(files), "files", file=sys.stderr, flush=True)
 """
 
 
@@ -69,15 +74,21 @@ def copy_tree(dest: Path) -> Path:
     return dest
 
 
-def build_core(tree: Path, temp: Path, extra: list[str]) -> None:
-    """``replay/_greedy.c`` of ``tree`` built into ``tree``'s package as setup.py builds it
-    (its object in ``temp``), with ``extra`` flags."""
+def distutils_compiler():  # type: ignore[no-untyped-def]
+    """The C compiler as setup.py's build gets it (distutils', with Python's flags)."""
     from setuptools._distutils.ccompiler import new_compiler
     from setuptools._distutils.sysconfig import customize_compiler
 
-    s = setup_module()
     compiler = new_compiler()
     customize_compiler(compiler)
+    return compiler
+
+
+def build_core(tree: Path, temp: Path, extra: list[str]) -> None:
+    """``replay/_greedy.c`` of ``tree`` built into ``tree``'s package as setup.py builds it
+    (its object in ``temp``), with ``extra`` flags."""
+    s = setup_module()
+    compiler = distutils_compiler()
     here = Path.cwd()
     os.chdir(tree)  # the sources by their relative names, as setup.py compiles them
     try:
@@ -106,15 +117,18 @@ def make_profile() -> None:
         gcda = tree / s.PROFILE  # where -dumpbase puts it
         if not gcda.is_file():
             sys.exit(f"no profile written ({gcda}): was the C core loaded by the training run?")
-        shutil.copyfile(gcda, ROOT / s.PROFILE)
-    stamp = {"sources": s.greedy_digest(), "compiler": s.compiler_version(_cc())}
-    (ROOT / s.PROFILE_STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n")
+        # beside its place first, then moved there: never a half-written profile
+        shutil.copyfile(gcda, ROOT / f"{s.PROFILE}.new")
+        os.replace(ROOT / f"{s.PROFILE}.new", ROOT / s.PROFILE)
+    write_json(ROOT / s.PROFILE_STAMP,
+               {"sources": s.greedy_digest(), "compiler": s.compiler_version(_cc())},
+               sort_keys=True, end="\n")
     print(f"wrote {s.PROFILE} and {s.PROFILE_STAMP}: now pip install -e . and commit both")
 
 
 def _cc() -> str:
-    """The compiler command distutils builds with."""
-    return (sysconfig.get_config_var("CC") or "cc").split()[0]
+    """The compiler command setup.py's build uses."""
+    return distutils_compiler().compiler_so[0]
 
 
 def _env(tree: Path) -> dict[str, str]:
@@ -123,20 +137,7 @@ def _env(tree: Path) -> dict[str, str]:
 
 def check() -> int:
     """0 when the committed profile fits the sources and the compiler, else 1 (said why)."""
-    s = setup_module()
-    try:
-        stamp = json.loads((ROOT / s.PROFILE_STAMP).read_text())
-    except (OSError, ValueError) as err:
-        print(f"no usable stamp: {err}")
-        return 1
-    problems = []
-    if stamp.get("sources") != s.greedy_digest():
-        problems.append("the C sources changed since the profile was made")
-    if stamp.get("compiler") != s.compiler_version(_cc()):
-        problems.append(f"made with {stamp.get('compiler')!r}, this compiler is "
-                        f"{s.compiler_version(_cc())!r}")
-    if not (ROOT / s.PROFILE).is_file():
-        problems.append(f"{s.PROFILE} is missing")
+    problems = setup_module().profile_problems(_cc())
     print("the profile fits" if not problems else "the profile does not fit: " + "; ".join(problems))
     return 1 if problems else 0
 

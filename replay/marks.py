@@ -35,24 +35,28 @@ class Budget:
     extend: int = 24
     """Rounds of ``confirm`` more deals at most while a threshold lies within ``resolve``
     standard errors of the swing's estimate (the decision is not yet resolved)."""
-    solo: int = 192
+    solo: int = 384
     """Rounds of ``confirm`` more deals at most on which the race goes on when ``extend`` rounds
     leave it unresolved: the runners still in it (a runner clearly behind the leader drops out
-    as before) against the play made. A decision on a mark's threshold gets 20,832 deals
-    instead of 2,400. Until session 35 the leader alone went on (two playouts a deal): which of
-    two close runners led after 2,400 deals then decided the swing, and that was half of the
-    two-deck marks one seed gave and another did not (86 % the same on three seeds; 92 % with
-    the runners left going on, for 6 % more time). 24 rounds until session 25; 96 at one deck
-    since session 27 and at two decks from session 29 to 34 (192 since: the two-deck marks on
-    the inaccuracy's cut, a certain 5's estimates, came and went with the seed at 11,616 deals:
-    88 % the same on three fresh seeds at 96, 92 % at 192, for 13 % more time); smaller and
-    larger packs get ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
+    as before) against the play made. A decision on a mark's threshold gets 39,264 deals instead
+    of 2,400 (20,832 from session 35 to 50: 192 rounds; 384 since session 51, paid for by
+    ``spread_deals``, which settles sooner the races of gains that vary little: two-deck hands
+    1-16 on session 50's three seeds, 90.0 → 96.0 % of the marks the same, for about 7 % more
+    CPU than session 50's budget). Until session 35 the leader alone went on (two playouts a
+    deal): which of two close runners led after 2,400 deals then decided the swing, and that was
+    half of the two-deck marks one seed gave and another did not (86 % the same on three seeds;
+    92 % with the runners left going on, for 6 % more time). 24 rounds until session 25; 96 at
+    one deck since session 27 and at two decks from session 29 to 34 (192 since: the two-deck
+    marks on the inaccuracy's cut, a certain 5's estimates, came and went with the seed at
+    11,616 deals: 88 % the same on three fresh seeds at 96, 92 % at 192, for 13 % more time);
+    smaller and larger packs get ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
     small_solo: int = 384
-    """The rounds after ``extend`` at most in a hand of at most 100 points (one deck): a deal
-    costs about a third of a two-deck one there, and the one-deck inaccuracy (4 points until
-    session 37, 4.5 since) lies among the estimates of the 5s handed over, so a decision on its
-    cut needs the deals (hands 1-16, seeds 139989/528638/456679: 83.6 % of the marks the same
-    in three pairs at 96 rounds, 93.1 % at 384; session 35)."""
+    """The rounds after ``extend`` at most in a hand of at most 100 points (one deck; the same
+    as ``solo`` since session 51): a deal costs about a third of a two-deck one there, and the
+    one-deck inaccuracy (4 points until session 37, 4.5 since) lies among the estimates of the
+    5s handed over, so a decision on its cut needs the deals (hands 1-16, seeds
+    139989/528638/456679: 83.6 % of the marks the same in three pairs at 96 rounds, 93.1 % at
+    384; session 35)."""
     large_solo: int = 24
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
@@ -107,9 +111,18 @@ class Budget:
     same mark in 93.9 % of the six pairs' marked decisions against 92.0 %, for 10 % more
     deals."""
     spread: float = 24.0
-    """The least spread assumed for the points between two plays on one deal (for 200 points;
-    scaled): the standard error of a gain is never taken below ``spread / sqrt(deals)``, so a
-    few deals on which two plays happened to score alike never settle a decision."""
+    """The spread assumed for the points between two plays on one deal (for 200 points;
+    scaled), counted as ``spread_deals`` deals in a gain's standard error: a few deals on
+    which two plays happened to score alike never settle a decision (until session 51 the
+    error was never below ``spread / sqrt(deals)``, however many the deals)."""
+    spread_deals: int = 512
+    """How many deals' worth ``spread`` counts for in a gain's standard error: the variance
+    read is the measured one pooled with ``spread``'s square counted as this many deals
+    (since session 51; ``0``: the error never below ``spread / sqrt(deals)``, as before).
+    With the hard floor, a gain that varies little from deal to deal (a 5 handed over that
+    mostly does not matter: a spread of 10 where the floor assumes 24) was never resolved
+    and charged more than twice its error at the end of the race: two-deck hands 1-4 took 15 %
+    fewer playouts without it (docs/review.md, "Session 51")."""
     trusted: int = 512
     """Deals from which the race's stop reads a gain's standard error as measured; on fewer it
     reads it raised by ``sqrt(trusted / deals)``: the first deals of a heavy-tailed gain (a
@@ -240,8 +253,8 @@ LEVELS: dict[str, dict[str, int]] = {
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, sixteen contenders, up to 2,400 deals a
-decision still undecided and 18,432 more for the runners left, 36,864 at one deck and 2,304
-past two decks; until
+decision still undecided and 36,864 more for the runners left at one and two decks (18,432 at
+two decks until session 51), 2,304 past two decks; until
 session 20, when the
 rollout player was written in C: 8, three and 408; from five cards a seat the playouts
 searched after one trick, ``Budget.deep_cards``: at two decks and 标分 since session 43, in every

@@ -276,11 +276,21 @@ def _mean_error(total: float, squares: float, n: int) -> tuple[float, float]:
 def _gain_error(gain: tuple[float, float], budget: Budget, scale: float, deals: int
                 ) -> tuple[float, float]:
     """A paired gain measured on ``deals`` deals with the standard error it is taken to have:
-    the measured one, never below ``budget.spread`` (scaled) over the square root of the
-    deals (a few deals on which two plays scored alike say little when a rare deal can part
-    them by a kitty)."""
+    the spread of the gain over the deals is read as the measured one pooled with
+    ``budget.spread`` (scaled) counted as ``budget.spread_deals`` deals, so a few deals on
+    which two plays scored alike say little (a rare deal can part them by a kitty) and many
+    say what they measured (``spread_deals`` 0: never below ``spread`` over the square root
+    of the deals, as until session 51)."""
     mean, error = gain
-    return mean, max(error, budget.spread * scale / deals ** 0.5)
+    if deals < 1:
+        return mean, error
+    prior = budget.spread * scale
+    if budget.spread_deals <= 0:
+        return mean, max(error, prior / deals ** 0.5)
+    weight = budget.spread_deals
+    variance = error * error * deals  # the gain's spread over the deals, squared
+    pooled = (deals * variance + weight * prior * prior) / (deals + weight)
+    return mean, max(error, (pooled / deals) ** 0.5)
 
 
 def _early_error(error: float, budget: Budget, deals: int) -> float:

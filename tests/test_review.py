@@ -1098,6 +1098,12 @@ class _Deals:
         return rows
 
 
+_LONGEST_RACE = 8 * Budget.samples + Budget.confirm * (
+    Budget.extend + max(Budget.solo, Budget.small_solo, Budget.large_solo) + 1)
+"""More deals than a decision's screen (a few stages of ``samples``) and race draw at the
+standard budget: a stand-in's noise is drawn for as many."""
+
+
 def _judged(deals: _Deals, alternatives: int, scale: float = 1.0,  # type: ignore[no-untyped-def]
             **budget):
     from replay.review import _judge
@@ -1302,7 +1308,7 @@ def test_a_decision_far_from_every_threshold_is_settled_early_and_a_near_one_is_
     error raised) is settled after one round; a gain next to the inaccuracy's threshold (4.5
     points at two decks) is sampled to the budget's end."""
     rng = random.Random(5)
-    noise = [rng.gauss(0, 20) for _ in range(24000)]
+    noise = [rng.gauss(0, 20) for _ in range(_LONGEST_RACE)]
     far = _judged(_Deals(lambda a, n: 50 + (noise[n] - 20) * (a == 1)), 2)
     near = _judged(_Deals(lambda a, n: 50 + (5.0 + noise[n]) * (a == 1)), 2)
     rounds = Budget.confirm, Budget.extend + Budget.solo + 1
@@ -1316,7 +1322,7 @@ def test_an_unresolved_race_goes_on_with_the_runners_left():
     clearly behind having dropped out where it fell behind; with ``solo`` 0 the decision ends
     there."""
     rng = random.Random(7)
-    noise = [(rng.gauss(0, 20), rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(24000)]
+    noise = [(rng.gauss(0, 20), rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(_LONGEST_RACE)]
 
     def value(a: int, n: int) -> float:
         return 50 + {0: 0.0, 1: 5.0 + noise[n][0], 2: 4.6 + noise[n][1],
@@ -1338,7 +1344,7 @@ def test_a_runner_that_led_the_race_on_lucky_deals_does_not_decide_the_swing():
     those rounds alone went on: here it was read on one more round, and the decision was
     marked for a play whose gain was its luck.)"""
     rng = random.Random(11)
-    noise = [(rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(24000)]
+    noise = [(rng.gauss(0, 20), rng.gauss(0, 20)) for _ in range(_LONGEST_RACE)]
     lucky = 32 + Budget.confirm * (Budget.extend + 1)
 
     def value(a: int, n: int) -> float:
@@ -1353,13 +1359,14 @@ def test_a_runner_that_led_the_race_on_lucky_deals_does_not_decide_the_swing():
 def test_the_pack_sets_the_rounds_of_an_unresolved_race():
     """Past two decks (a hand of more than 200 points) a deal costs two to four times as much,
     and an unresolved race goes on for ``large_solo`` rounds, not ``solo``; at one deck a deal
-    costs a third as much, and it goes on for ``small_solo``: the same decision on the
-    inaccuracy's cut, every value scaled with the pack, is sampled to that end."""
+    costs a third as much, and it goes on for ``small_solo`` (as long as two decks' since
+    session 51): the same decision on the inaccuracy's cut, every value scaled with the pack,
+    is sampled to that end."""
     from replay.marks import LEAST_INACCURACY
     from replay.review import _judge
 
     rng = random.Random(5)
-    noise = [rng.gauss(0, 20) for _ in range(40000)]
+    noise = [rng.gauss(0, 20) for _ in range(_LONGEST_RACE)]
 
     def on_the_cut(scale: float):  # type: ignore[no-untyped-def]
         gain = max(5.0 * scale, LEAST_INACCURACY + 0.1)  # never under the least inaccuracy
@@ -1368,7 +1375,7 @@ def test_the_pack_sets_the_rounds_of_an_unresolved_race():
                       kind="follow")
 
     assert Budget().solo_rounds(1.0) == Budget.solo and Budget().solo_rounds(2.0) == Budget.large_solo
-    assert Budget().solo_rounds(0.5) == Budget.small_solo > Budget.solo > Budget.large_solo
+    assert Budget().solo_rounds(0.5) == Budget.small_solo >= Budget.solo > Budget.large_solo
     assert on_the_cut(0.5).deals == Budget.confirm * (Budget.extend + Budget.small_solo + 1)
     assert on_the_cut(1.0).deals == Budget.confirm * (Budget.extend + Budget.solo + 1)
     assert on_the_cut(2.0).deals == Budget.confirm * (Budget.extend + Budget.large_solo + 1)
@@ -1376,11 +1383,36 @@ def test_the_pack_sets_the_rounds_of_an_unresolved_race():
 
 def test_without_a_race_the_screen_still_charges_its_noise():
     """``--confirm 0`` skips the race: the swing is then the screen's estimate less its own
-    standard error (never below the floor), not the raw estimate."""
+    standard error (a gain the same on every deal: the assumed spread's alone), not the raw
+    estimate."""
     d = _judged(_Deals(lambda a, n: 50 + 40 * (a == 1)), 2, confirm=0)
-    floor = Budget.spread / Budget.samples ** 0.5
-    assert d.estimate == 40 and d.error == pytest.approx(floor)
-    assert d.swing == pytest.approx(40 - floor) and d.mark == "mistake"
+    n, weight = Budget.samples, Budget.spread_deals
+    assumed = (weight * Budget.spread ** 2 / (n + weight) / n) ** 0.5
+    assert d.estimate == 40 and d.error == pytest.approx(assumed)
+    assert 0.9 * Budget.spread / n ** 0.5 < d.error < Budget.spread / n ** 0.5
+    assert d.swing == pytest.approx(40 - assumed) and d.mark == "mistake"
+
+
+def test_a_gain_that_varies_little_is_charged_the_error_its_deals_measure():
+    """A play 5 points better than the play made on average, with a spread of 8 points a deal
+    (a 5 handed over that mostly does not matter): the hard floor of ``spread`` (24) over the
+    square root of the deals, as until session 51 (``spread_deals`` 0), kept it on the
+    inaccuracy's cut for most of the budget and charged it three times its error; read as its deals
+    measure it (pooled with the assumed spread counted as ``spread_deals`` deals), it is settled
+    sooner with a smaller error, and marked either way."""
+    rng = random.Random(11)
+    noise = [rng.gauss(0, 8) for _ in range(_LONGEST_RACE)]
+
+    def value(a: int, n: int) -> float:
+        return 50 + (5.0 + noise[n]) * (a == 1)
+
+    pooled, floored = _judged(_Deals(value), 2), _judged(_Deals(value), 2, spread_deals=0)
+    assert pooled.deals < floored.deals / 3, (floored.deals, pooled.deals)
+    assert floored.error == pytest.approx(Budget.spread / floored.deals ** 0.5)
+    measured = 8 / pooled.deals ** 0.5
+    assert 0.9 * measured <= pooled.error < 1.3 * measured, (pooled.error, measured)
+    assert pooled.error < Budget.spread / pooled.deals ** 0.5
+    assert pooled.mark == floored.mark == "inaccuracy"
 
 
 def test_accuracy_interval_is_the_reviews_noise():
@@ -1479,7 +1511,7 @@ def test_a_best_play_the_screen_ranks_low_still_races():
     it was left out of the race and the decision went unmarked: on two-deck hands 1-16, a
     third of the marks one seed gave and another did not.)"""
     rng = random.Random(3)
-    noise = [[rng.gauss(0, 20) for _ in range(15)] for _ in range(24000)]
+    noise = [[rng.gauss(0, 20) for _ in range(15)] for _ in range(_LONGEST_RACE)]
     screened = 2 * Budget.samples
 
     def value(a: int, n: int) -> float:

@@ -27,6 +27,7 @@ heuristic agent alone (every session's figures before 34).
     python bench/review_planted.py --seats lookahead --decks 2        # among good players
     python bench/review_planted.py --second -v    # each unmarked plant valued again, own view
     python bench/review_planted.py --kinds ace --matches 60 --plants-only -v   # a rare kind
+    python bench/review_planted.py --plants-only --exact 7 -v   # late plants solved exactly too
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from replay.candidates import decision_choices  # noqa: E402
 from replay.deals import consistent_deals  # noqa: E402
 from replay.engine import HandReplay, play_strength  # noqa: E402
 from replay.lookahead import LookaheadAgent  # noqa: E402
-from replay.marks import thresholds  # noqa: E402
+from replay.marks import mark_for, thresholds  # noqa: E402
 from replay.order import TRUMP  # noqa: E402
 from replay.review import budget_at, positions, review_decision, review_hands  # noqa: E402
 from replay.rollouts import exact_values, most_held, rollout_samples  # noqa: E402
@@ -291,6 +292,44 @@ class Planter(HeuristicAgent):
         return cards
 
 
+class Exact(NamedTuple):
+    """A planted decision valued again by the exact search of each whole deal (``--exact``):
+    on ``deals`` deals of the cards the seat had not seen, drawn from what it knew as the
+    review draws them, every alternative the review listed solved with both sides playing
+    perfectly (the double-dummy value of each deal)."""
+
+    cards: int
+    """The most cards a seat held at the decision."""
+    deals: int
+    gain: float
+    """The review's best alternative's gain over the play made, from the seat's side."""
+    error: float
+    top: float
+    """The largest gain of any alternative (each on the same deals; a little high: the best
+    of several noisy estimates)."""
+    top_play: list[str]
+
+    def agrees(self, decision) -> bool:  # type: ignore[no-untyped-def]
+        """The review's estimate within two standard errors (the two combined) of this one."""
+        both = (self.error ** 2 + decision.error ** 2) ** 0.5
+        return abs(decision.estimate - max(self.gain, 0.0)) <= 2 * both + 0.5
+
+
+def exact_check(state: HandReplay, decision, deals: int, seed: str) -> Exact:  # type: ignore[no-untyped-def]
+    """``decision`` (a play of ``state``'s seat to play) valued by the exact search of each of
+    ``deals`` whole deals (:class:`Exact`)."""
+    plays = [sorted(CARD_BY_TOKEN[t] for t in tokens) for tokens, _ in decision.alternatives]
+    best = plays.index(sorted(CARD_BY_TOKEN[t] for t in decision.best))
+    sign = 1 if defends(state, decision.seat) else -1
+    rows = rollout_samples(state, decision.seat, plays, deals, random.Random(seed), exact_cards=99)
+    gains = [[sign * (r[i] - r[0]) for r in rows] for i in range(len(plays))]
+    top = max(range(len(plays)), key=lambda i: (statistics.fmean(gains[i]), -i))
+    spread = statistics.stdev(gains[best]) if len(rows) > 1 else 0.0
+    return Exact(most_held(state), len(rows), statistics.fmean(gains[best]),
+                 spread / len(rows) ** 0.5, statistics.fmean(gains[top]),
+                 list(decision.alternatives[top][0]))
+
+
 def seat_agents(seats: str, deals: int, kinds: frozenset[str], planted: list[Plant]
                 ) -> Callable[[int, random.Random], HeuristicAgent]:
     """The match's agents: seat 1 the :class:`Planter` (recording into ``planted``), the
@@ -315,10 +354,13 @@ def play_match(rules, seed: int, hands: int, agents) -> list:  # type: ignore[no
 
 
 def match_plants(rules, seed: int, hands: int, seats: str, deals: int,  # type: ignore[no-untyped-def]
-                 kinds: frozenset[str], budget) -> list[tuple[str, int, object]]:
+                 kinds: frozenset[str], budget, exact: tuple[int, int] = (0, 0)
+                 ) -> list[tuple[str, int, object, Exact | None]]:
     """``--plants-only``: the match simulated, and only its planted decisions reviewed, each
     as :func:`replay.review.review_decision` values it (the same as in its hand's review:
-    its draws are fixed by its place); (kind, hand, decision) for each."""
+    its draws are fixed by its place); (kind, hand, decision, its :class:`Exact` check or
+    None) for each. ``exact``: (cards, deals): a play made where each seat holds at most
+    ``cards`` cards is valued again on ``deals`` deals by the exact search."""
     planted: list[Plant] = []
     played = play_match(rules, seed, hands, seat_agents(seats, deals, kinds, planted))
     out: list[tuple[str, int, object]] = []
@@ -330,7 +372,9 @@ def match_plants(rules, seed: int, hands: int, seats: str, deals: int,  # type: 
         if plant is not None and sorted(CARD_BY_TOKEN[t] for t in ev.cards) == plant.cards:
             decision = review_decision(state, ev, budget=budget)
             if decision is not None:
-                out.append((plant.kind, hand.number, decision))
+                check = exact_check(state, decision, exact[1], f"exact:{seed}:{hand.number}") \
+                    if type(ev) is Play and most_held(state) <= exact[0] else None
+                out.append((plant.kind, hand.number, decision, check))
             del by_place[(plant.hand, plant.trick)]
     return out
 
@@ -341,22 +385,47 @@ def plants_only(rules, seeds: list[int], args, kinds: frozenset[str],  # type: i
     reviewed; the decisions by kind (printed as they come with ``-v``)."""
     from replay.parallel import in_order, terminate_on_sigterm
 
-    tasks = [(rules, seed, args.hands, args.seats, args.deals, kinds, budget) for seed in seeds]
+    tasks = [(rules, seed, args.hands, args.seats, args.deals, kinds, budget,
+              (args.exact, args.exact_deals)) for seed in seeds]
     found: dict[str, list] = {}
+    checked: list[tuple[str, object, Exact]] = []
     with terminate_on_sigterm():
         results = in_order(args.jobs, match_plants, tasks) if args.jobs > 1 \
             else (match_plants(*t) for t in tasks)
         for number, (seed, rows) in enumerate(zip(seeds, results, strict=True), 1):
-            for kind, hand, d in rows:
+            for kind, hand, d, check in rows:
                 found.setdefault(kind, []).append(d)
+                if check is not None:
+                    checked.append((kind, d, check))
                 if args.verbose:
                     print(f"    {kind}: match seed {seed}, hand {hand}, trick {d.trick}: "
                           f"{' '.join(d.made)} against {' '.join(d.best)}, estimated "
                           f"{d.estimate:.1f} ± {d.error:.1f} on {d.deals} deals: "
-                          f"{d.mark or 'unmarked'}", flush=True)
+                          f"{d.mark or 'unmarked'}"
+                          + ("" if check is None else
+                             f"; exact ({check.cards} cards a seat, {check.deals} deals) "
+                             f"{check.gain:.1f} ± {check.error:.1f}, the best of all "
+                             f"{check.top:.1f} ({' '.join(check.top_play)})"), flush=True)
             if sys.stderr.isatty():  # progress on a terminal, quiet in a pipe
                 print(f"  match {number} of {len(seeds)} done", file=sys.stderr, flush=True)
+    if args.exact:
+        print_exact(checked, rules)
     return found
+
+
+def print_exact(checked: list[tuple[str, object, Exact]], rules) -> None:  # type: ignore[no-untyped-def]
+    """``--exact``: how the review's swings of the plants so checked compare with the exact
+    search's, and whether the marks (the exact gain's, no error charged) are the same."""
+    scale = rules.decks / 2
+    agree = sum(c.agrees(d) for _, d, c in checked)
+    same = sum(mark_for(max(c.gain, 0.0), scale) == d.mark for _, d, c in checked)
+    print(f"plants valued by the exact search too: {len(checked)}; the review's estimate "
+          f"within two errors of it {agree}; the same mark {same}", flush=True)
+    for kind, d, c in checked:
+        if not c.agrees(d) or mark_for(max(c.gain, 0.0), scale) != d.mark:
+            print(f"    {kind}, trick {d.trick}: the review {d.estimate:.1f} ± {d.error:.1f} "
+                  f"({d.mark or 'unmarked'}), exact {c.gain:.1f} ± {c.error:.1f} "
+                  f"({mark_for(max(c.gain, 0.0), scale) or 'unmarked'})", flush=True)
 
 
 def print_planted(found_by: dict[str, list], rules) -> None:  # type: ignore[no-untyped-def]
@@ -430,8 +499,16 @@ def main() -> None:
     ap.add_argument("--plants-only", action="store_true",
                     help="review only the planted decisions (each as in its hand's review), "
                          "not the other seats': fast enough for many matches of a rare kind")
+    ap.add_argument("--exact", type=int, default=0, metavar="CARDS",
+                    help="with --plants-only: a planted play made where each seat holds at "
+                         "most CARDS cards is valued again by the exact search of each whole "
+                         "deal (7 at one deck costs seconds a plant, 8 a minute)")
+    ap.add_argument("--exact-deals", type=int, default=48,
+                    help="the deals of --exact (default 48)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
+    if args.exact and not args.plants_only:
+        ap.error("--exact needs --plants-only")
     kinds = frozenset(args.kinds)
     try:
         fields = budget_fields(args.set)

@@ -66,47 +66,88 @@ static void by_takers(const DealSpec *d, const int *pool, int *out) {
             if (d->takers[d->klass[pool[i]]] == want) out[n++] = pool[i];
 }
 
-/* deals.deal: each other seat's cards (its pinned ones first) and the kitty's */
+#define MIX_STEPS 8  /* deals.MIX_STEPS */
+
+/* deals._mix: with voids in several classes, MIX_STEPS swaps a constrained card */
+static void deal_mix(const DealSpec *d, Twister *t, int hands[MAXP][MAXHAND], const int *nhand,
+                     int *kitty, int nkitty) {
+    int void_classes = 0;
+    for (int q = 0; q < d->nothers; q++) void_classes |= d->voids[q];
+    if (!(void_classes & (void_classes - 1))) return;  /* one class or none: already uniform */
+    int *slot[DEAL_MAX], where[DEAL_MAX], constrained[DEAL_MAX], n = 0, m = 0;
+    for (int q = 0; q <= d->nothers; q++) {
+        int from = q < d->nothers ? d->nbase[q] : 0, to = q < d->nothers ? nhand[q] : nkitty;
+        for (int i = from; i < to; i++) {
+            slot[n] = q < d->nothers ? &hands[q][i] : &kitty[i];
+            where[n] = q;
+            if (void_classes >> d->klass[*slot[n]] & 1) constrained[m++] = n;
+            n++;
+        }
+    }
+    for (int step = 0; step < MIX_STEPS * m; step++) {
+        int a = mt_below(t, (uint32_t)m), j = mt_below(t, (uint32_t)n), i = constrained[a];
+        int x = *slot[i], y = *slot[j], to_j = where[j], to_i = where[i];
+        if (to_i == to_j || (to_j < d->nothers && d->voids[to_j] >> d->klass[x] & 1)
+                || (to_i < d->nothers && d->voids[to_i] >> d->klass[y] & 1))
+            continue;
+        *slot[i] = y; *slot[j] = x;
+        if (!(void_classes >> d->klass[y] & 1)) constrained[a] = j;
+    }
+}
+
+/* deals.deal: each other seat's cards (its pinned ones first) and the kitty's; a card goes to
+ * a place with room that may take it (an other seat not void in its class, or the kitty: place
+ * nothers), chosen in proportion to the room each has left */
 static void deal_one(const DealSpec *d, Twister *t, int *pool, int hands[MAXP][MAXHAND],
                      int *nhand, int *kitty, int *nkitty) {
     int sorted_pool[DEAL_MAX];
+    int nplaces = d->nothers + (d->kitty_size > 0);
     for (int attempt = 0; attempt < 20; attempt++) {
         mt_shuffle(t, pool, d->npool);
         by_takers(d, pool, sorted_pool);
         memcpy(pool, sorted_pool, sizeof(int) * d->npool);
-        int room[MAXP], open[5][MAXP], nopen[5];
+        int room[MAXP + 1];
         for (int q = 0; q < d->nothers; q++) {
             memcpy(hands[q], d->base[q], sizeof(int) * d->nbase[q]);
             nhand[q] = d->nbase[q];
             room[q] = d->need[q] - d->nbase[q];
         }
-        for (int k = 0; k < 5; k++) {
-            nopen[k] = 0;
-            for (int q = 0; q < d->nothers; q++)
-                if (room[q] > 0 && !(d->voids[q] >> k & 1)) open[k][nopen[k]++] = q;
+        room[d->nothers] = d->kitty_size;
+        /* the cards left each seat may take: a seat with no more of them than room takes the
+           next one (else it could not be filled) */
+        int avail[MAXP];
+        for (int q = 0; q < d->nothers; q++) {
+            avail[q] = 0;
+            for (int i = 0; i < d->npool; i++) avail[q] += !(d->voids[q] >> d->klass[pool[i]] & 1);
         }
         *nkitty = 0;
         int ok = 1;
         for (int i = 0; i < d->npool; i++) {
-            int c = pool[i], k = d->klass[c];
-            if (nopen[k]) {
-                int q = open[k][mt_below(t, (uint32_t)nopen[k])];
-                hands[q][nhand[q]++] = c;
-                if (!--room[q])  /* full: no longer open for any class */
-                    for (int k2 = 0; k2 < 5; k2++) {
-                        int m = 0;
-                        for (int a = 0; a < nopen[k2]; a++)
-                            if (open[k2][a] != q) open[k2][m++] = open[k2][a];
-                        nopen[k2] = m;
+            int c = pool[i], k = d->klass[c], q = -1;
+            for (int o = 0; o < d->nothers; o++)
+                if (room[o] > 0 && !(d->voids[o] >> k & 1) && avail[o] == room[o]) { q = o; break; }
+            if (q < 0) {
+                uint32_t total = 0;
+                for (int o = 0; o < nplaces; o++)
+                    if (room[o] > 0 && (o == d->nothers || !(d->voids[o] >> k & 1)))
+                        total += (uint32_t)room[o];
+                if (!total) { ok = 0; break; }
+                int r = mt_below(t, total);
+                for (q = 0; q < nplaces; q++)
+                    if (room[q] > 0 && (q == d->nothers || !(d->voids[q] >> k & 1))) {
+                        if (r < room[q]) break;
+                        r -= room[q];
                     }
-            } else if (*nkitty < d->kitty_size) {
-                kitty[(*nkitty)++] = c;
-            } else {
-                ok = 0;
-                break;
             }
+            for (int o = 0; o < d->nothers; o++) avail[o] -= !(d->voids[o] >> k & 1);
+            room[q]--;
+            if (q == d->nothers) kitty[(*nkitty)++] = c;
+            else hands[q][nhand[q]++] = c;
         }
-        if (ok) return;
+        if (ok) {
+            deal_mix(d, t, hands, nhand, kitty, *nkitty);
+            return;
+        }
     }
     /* the voids cannot all be kept: dealt ignoring them */
     mt_shuffle(t, pool, d->npool);

@@ -105,33 +105,57 @@ def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
     native = type(rng) is random.Random  # draw as its methods do, without their frames
     # the cards fewest seats may hold go first (a shuffle within each group): a seat void in
     # several suits is then rarely left with room and no card it may take
+    # each card, in that order, goes to a place with room that may take it (an other seat not
+    # void in its suit, or the kitty), chosen with probability in proportion to the room each
+    # has left: with no voids this is a uniform deal of the shuffled pool into the places,
+    # and with voids in one suit class it is still uniform over the deals consistent with
+    # them (the cards fewest places may take go first). Until session 52 a card went to a
+    # seat chosen alike among those open and to the kitty only when no seat could take it: a
+    # card of a suit some seat was void in was then almost never in the kitty.
+    kitty_seat = -1
+    places = [*others, kitty_seat] if kitty_size else list(others)
     for _attempt in range(20):
         _shuffle(rng, pool, native)
         pool = _by_takers(pool, takers, klass)
-        # a card goes to a seat, at random, among those with room that are not void in its
-        # suit (kept per suit class, in seat order, as the seats fill up), else to the kitty
         hands: dict[int, list[int]] = {o: list(base[o]) for o in others}
-        room = {o: need[o] - len(base[o]) for o in others}
-        open_seats = [[o for o in others if room[o] > 0 and k not in voids[o]]
-                      for k in range(len(CLASS_NAMES))]
         kitty: list[int] = []
+        room = {o: need[o] - len(base[o]) for o in others}
+        room[kitty_seat] = kitty_size
+        # the cards left that each seat may take: a seat with no more of them than room
+        # must take the next such card (else it could not be filled)
+        avail = {o: sum(1 for c in pool if klass[c] not in voids[o]) for o in others}
         ok = True
         for c in pool:
-            seats = open_seats[klass[c]]
-            if seats:
-                o = seats[_below(rng, len(seats))] if native else rng.choice(seats)
-                hands[o].append(c)
-                room[o] -= 1
-                if not room[o]:  # full: no longer open for any suit
-                    for listed in open_seats:
-                        if o in listed:
-                            listed.remove(o)
-            elif len(kitty) < kitty_size:
-                kitty.append(c)
+            k = klass[c]
+            forced = kitty_seat
+            for o in others:
+                if room[o] > 0 and k not in voids[o] and avail[o] == room[o]:
+                    forced = o
+                    break
+            if forced != kitty_seat:
+                o = forced
             else:
-                ok = False
-                break
+                total = 0
+                for o in places:
+                    if room[o] > 0 and (o == kitty_seat or k not in voids[o]):
+                        total += room[o]
+                if not total:
+                    ok = False
+                    break
+                r = _below(rng, total) if native else rng.randrange(total)
+                for o in places:
+                    if room[o] > 0 and (o == kitty_seat or k not in voids[o]):
+                        if r < room[o]:
+                            break
+                        r -= room[o]
+            for q in others:
+                if k not in voids[q]:
+                    avail[q] -= 1
+            room[o] -= 1
+            (kitty if o == kitty_seat else hands[o]).append(c)
         if ok:
+            if len({k for o in others for k in voids[o]}) > 1:
+                _mix(hands, kitty, base, voids, klass, rng, native)
             return hands, kitty
     # the voids cannot all be kept: deal ignoring them
     _shuffle(rng, pool, native)
@@ -141,6 +165,53 @@ def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
         hands[o] = base[o] + pool[i:i + take]
         i += take
     return hands, pool[i:i + kitty_size]
+
+
+MIX_STEPS = 8
+""":func:`_mix`'s steps per card of a suit some seat is void in."""
+
+
+def _mix(hands: dict[int, list[int]], kitty: list[int], base: dict[int, list[int]],
+         voids: dict[int, set[int]], klass: tuple[int, ...], rng: random.Random,
+         native: bool) -> None:
+    """Where voids were shown in several suit classes, the deal :func:`deal` made (then
+    nearly, not exactly, uniform over the consistent deals: each card placed knowing nothing
+    of the voids of the classes after it) mixed towards uniform in place: ``MIX_STEPS`` steps
+    per card of a class some seat is void in (a constrained card), each swapping a constrained
+    card chosen at random with the card at a position chosen at random among every card dealt
+    (the pinned ones kept), when both may lie where they go. The swap is its own reverse,
+    proposed as often both ways: every consistent deal is as likely in the long run
+    (Metropolis)."""
+    places = [*hands, -1]
+    where: list[int] = []
+    cards: list[int] = []
+    for o in places:
+        held = kitty if o == -1 else hands[o][len(base[o]):]
+        where += [o] * len(held)
+        cards += held
+    void_classes = {k for o in hands for k in voids[o]}
+    constrained = [i for i, c in enumerate(cards) if klass[c] in void_classes]
+    m, n = len(constrained), len(cards)
+    for _step in range(MIX_STEPS * m):
+        a = _below(rng, m) if native else rng.randrange(m)
+        j = _below(rng, n) if native else rng.randrange(n)
+        i = constrained[a]
+        x, y = cards[i], cards[j]
+        to_j, to_i = where[j], where[i]
+        if to_i == to_j or (to_j != -1 and klass[x] in voids[to_j]) \
+                or (to_i != -1 and klass[y] in voids[to_i]):
+            continue
+        cards[i], cards[j] = y, x
+        if klass[y] not in void_classes:
+            constrained[a] = j  # the constrained card's new position (else both were)
+    start = 0
+    for o in places:
+        size = len(kitty) if o == -1 else len(hands[o]) - len(base[o])
+        if o == -1:
+            kitty[:] = cards[start:start + size]
+        else:
+            hands[o][len(base[o]):] = cards[start:start + size]
+        start += size
 
 
 def deals_drawn(state: HandReplay, told: SeatKnowledge, rng: random.Random, n: int

@@ -94,8 +94,8 @@ def _counts(cards: list[int]) -> list[int]:
 def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
          ) -> tuple[dict[int, list[int]], list[int]]:
     """The cards the seat of ``told`` (:func:`knowledge`) could not see, dealt at random as
-    :func:`determinize` says: each other seat's hand and the kitty (empty, or unused, when the
-    seat knows the kitty)."""
+    :func:`determinize` says, every consistent deal alike: each other seat's hand and the
+    kitty (empty, or unused, when the seat knows the kitty)."""
     order = state.order
     assert order is not None
     others, need, voids, base = told.others, told.need, told.voids, told.pinned
@@ -103,15 +103,13 @@ def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
     pool = list(told.pool)
     klass = order.klass
     native = type(rng) is random.Random  # draw as its methods do, without their frames
-    # the cards fewest seats may hold go first (a shuffle within each group): a seat void in
-    # several suits is then rarely left with room and no card it may take
-    # each card, in that order, goes to a place with room that may take it (an other seat not
-    # void in its suit, or the kitty), chosen with probability in proportion to the room each
-    # has left: with no voids this is a uniform deal of the shuffled pool into the places,
-    # and with voids in one suit class it is still uniform over the deals consistent with
-    # them (the cards fewest places may take go first). Until session 52 a card went to a
-    # seat chosen alike among those open and to the kitty only when no seat could take it: a
-    # card of a suit some seat was void in was then almost never in the kitty.
+    # the cards fewest seats may hold go first (a shuffle within each group); each goes to a
+    # place with room that may take it (an other seat not void in its suit, or the kitty),
+    # chosen in proportion to the room each has left: with no voids a uniform deal of the
+    # shuffled pool into the places, and with voids in one suit class still uniform over the
+    # deals consistent with them (several: mixed by :func:`_mix`). Until session 52 a card
+    # went to a seat chosen alike among those open and to the kitty only when no seat could
+    # take it: a card of a suit some seat was void in was then almost never in the kitty.
     kitty_seat = -1
     places = [*others, kitty_seat] if kitty_size else list(others)
     for _attempt in range(20):

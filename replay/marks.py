@@ -50,13 +50,15 @@ class Budget:
     marks on the inaccuracy's cut, a certain 5's estimates, came and went with the seed at
     11,616 deals: 88 % the same on three fresh seeds at 96, 92 % at 192, for 13 % more time);
     smaller and larger packs get ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
-    small_solo: int = 384
-    """The rounds after ``extend`` at most in a hand of at most 100 points (one deck; the same
-    as ``solo`` since session 51): a deal costs about a third of a two-deck one there, and the
-    one-deck inaccuracy (4 points until session 37, 4.5 since) lies among the estimates of the
-    5s handed over, so a decision on its cut needs the deals (hands 1-16, seeds
-    139989/528638/456679: 83.6 % of the marks the same in three pairs at 96 rounds, 93.1 % at
-    384; session 35)."""
+    small_solo: int = 1152
+    """The rounds after ``extend`` at most in a hand of at most 100 points (one deck): a deal
+    costs about a third of a two-deck one there, and the one-deck inaccuracy (4 points until
+    session 37, 4.5 since) lies among the estimates of the 5s handed over, so a decision on
+    its cut needs the deals (hands 1-16, seeds 139989/528638/456679: 83.6 % of the marks the
+    same in three pairs at 96 rounds, 93.1 % at 384; session 35). 384 (as ``solo``) until
+    session 52, when the regenerated sample's seats were marked seldom and three decisions on
+    the cut made a third of the differences: hands 1-40, seeds 911170/583846/764492, 85.0 % the
+    same at 384, 90.7 % at 1152, for about 30 % more CPU a one-deck hand."""
     large_solo: int = 24
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
@@ -253,7 +255,8 @@ LEVELS: dict[str, dict[str, int]] = {
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, sixteen contenders, up to 2,400 deals a
-decision still undecided and 36,864 more for the runners left at one and two decks (18,432 at
+decision still undecided and 36,864 more for the runners left at two decks (110,592 at one
+deck since session 52; 18,432 at
 two decks until session 51), 2,304 past two decks; until
 session 20, when the
 rollout player was written in C: 8, three and 408; from five cards a seat the playouts

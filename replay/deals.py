@@ -112,6 +112,7 @@ def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
     # take it: a card of a suit some seat was void in was then almost never in the kitty.
     kitty_seat = -1
     places = [*others, kitty_seat] if kitty_size else list(others)
+    several_voids = len({k for o in others for k in voids[o]}) > 1  # then mixed (_mix)
     for _attempt in range(20):
         _shuffle(rng, pool, native)
         pool = _by_takers(pool, takers, klass)
@@ -133,26 +134,24 @@ def deal(state: HandReplay, told: SeatKnowledge, rng: random.Random
             if forced != kitty_seat:
                 o = forced
             else:
-                total = 0
-                for o in places:
-                    if room[o] > 0 and (o == kitty_seat or k not in voids[o]):
-                        total += room[o]
+                open_places = [p for p in places
+                               if room[p] > 0 and (p == kitty_seat or k not in voids[p])]
+                total = sum(room[p] for p in open_places)
                 if not total:
                     ok = False
                     break
                 r = _below(rng, total) if native else rng.randrange(total)
-                for o in places:
-                    if room[o] > 0 and (o == kitty_seat or k not in voids[o]):
-                        if r < room[o]:
-                            break
-                        r -= room[o]
+                for o in open_places:
+                    if r < room[o]:
+                        break
+                    r -= room[o]
             for q in others:
                 if k not in voids[q]:
                     avail[q] -= 1
             room[o] -= 1
             (kitty if o == kitty_seat else hands[o]).append(c)
         if ok:
-            if len({k for o in others for k in voids[o]}) > 1:
+            if several_voids:
                 _mix(hands, kitty, base, voids, klass, rng, native)
             return hands, kitty
     # the voids cannot all be kept: deal ignoring them

@@ -15,7 +15,9 @@
 
 #define INF_VALUE 1000000000
 
-typedef struct { uint64_t key; int low, high; } Slot;
+/* a position's bounds and the index (in its list of choices, which the position decides) of
+ * the choice found best there, searched first when the position is met again (-1: none) */
+typedef struct { uint64_t key; int low, high, best; } Slot;
 
 /* search's table: positions (and settled ends) with their bounds, kept across the searches of
  * one deal (the alternatives of a decision meet the same positions) */
@@ -81,6 +83,7 @@ static Slot *table_put(TableObject *t, uint64_t key) {  /* found or added as (-1
     t->slots[i].key = key;
     t->slots[i].low = -1;
     t->slots[i].high = INF_VALUE;
+    t->slots[i].best = -1;
     t->used++;
     return &t->slots[i];
 }
@@ -391,10 +394,15 @@ static void touching(const Game *g, int seat, const Plays *plays, char *drop) {
 static int solve_node(Solver *S, int alpha, int beta) {
     Game *g = S->g;
     if (g->finished) return settled(S);
-    uint64_t key = position_key(S);
-    Slot *hit = table_find(S->t, key);
+    /* positions are tabled at a trick's start only (as DDS tables them): a probe is a cache
+     * miss in a table of many positions, and within a trick few positions meet again */
+    int tabled = g->nplays == 0;
+    uint64_t key = tabled ? position_key(S) : 0;
+    Slot *hit = tabled ? table_find(S->t, key) : NULL;
+    int first = -1;  /* the choice found best when the position was last searched */
     if (hit) {
         int low = hit->low, high = hit->high;
+        first = hit->best;
         if (low == high || low >= beta) return low;
         if (high <= alpha) return high;
         if (low > alpha) alpha = low;
@@ -419,9 +427,11 @@ static int solve_node(Solver *S, int alpha, int beta) {
     memset(drop, 0, found.n ? (size_t)found.n : 1);
     touching(g, seat, &found, drop);
     int maximise = !g->side[seat];
-    int best = maximise ? -1 : INF_VALUE, a = alpha, b = beta;
-    for (int q = 0; q < found.n; q++) {
-        if (drop[q]) continue;
+    int best = maximise ? -1 : INF_VALUE, a = alpha, b = beta, best_q = -1;
+    if (first >= found.n || (first >= 0 && drop[first])) first = -1;
+    for (int k = first >= 0 ? -1 : 0; k < found.n; k++) {  /* the remembered choice first */
+        int q = k < 0 ? first : k;
+        if (drop[q] || (k >= 0 && q == first)) continue;
         const int *cards = found.cards + (size_t)q * found.stride;
         int n = found.len[q];
         Undo u;
@@ -429,23 +439,21 @@ static int solve_node(Solver *S, int alpha, int beta) {
         int value = solve_node(S, a, b);
         unmake(S, seat, cards, n, &u);
         if (S->status != SOLVED) break;
-        if (maximise) {
-            if (value > best) best = value;
-            if (best > a) a = best;
-        } else {
-            if (value < best) best = value;
-            if (best < b) b = best;
-        }
+        if (maximise ? value > best : value < best) { best = value; best_q = q; }
+        if (maximise && best > a) a = best;
+        if (!maximise && best < b) b = best;
         if (a >= b) break;
     }
     if (drop != few) free(drop);
     plays_free(&found);
     if (S->status != SOLVED) return 0;
+    if (!tabled) return best;
     Slot *slot = table_put(S->t, key);
     if (!slot) { PyErr_NoMemory(); S->status = FAILED; return 0; }
     if (best <= alpha) slot->high = best;
     else if (best >= beta) slot->low = best;
     else slot->low = slot->high = best;
+    if (maximise ? best > alpha : best < beta) slot->best = best_q;  /* else no choice told */
     return best;
 }
 

@@ -167,6 +167,16 @@ class Budget:
     errors of 16 and 18 points the default left unmarked), past the 10 s a hand the standard
     budget keeps to; since session 41's cheaper search 8.3 → 9.9 s (hands 1-2) on session 42's
     samples, 6.3 → 7.2 s on the regenerated ones."""
+    small_deep_cards: int = 6
+    """``deep_cards`` in a hand of at most 100 points (one deck), where each deal is solved
+    whole from five cards a seat (:attr:`small_exact_cards`): from six, one trick played by
+    the rollout player and the rest searched. Since session 53 (before, six cards a seat were
+    played out with the last two tricks searched): one-deck hands 1-16, 100 deals a decision
+    (``bench/rollout_strength.py --cards 6 6 --endgame 5``), the best gains so found correlate
+    0.89 with the exact search of each whole deal against 0.33, and mark 2 of 53 decisions
+    otherwise against 6 (the rollouts had marked none of the search's six); a one-deck hand
+    costs about three times as much (docs/performance.md, "Session 53"). Off where
+    ``deep_cards`` is 0 (the ``quick`` level)."""
     deep_scale: float = 2.0
     """``deep_cards`` applies in packs of at most this scale (400 points: four decks, every
     pack of the four rulesets) at the standard budget. 1.0 (two decks, 标分) until session 45,
@@ -234,8 +244,9 @@ class Budget:
         """The playouts' searched last tricks for a decision where each seat holds at most
         ``cards`` cards, in a hand of this ``scale`` (``patterns``: of a ruleset with special
         patterns, 打万分)."""
+        deep = self.small_deep_cards if scale <= 0.5 and self.deep_cards else self.deep_cards
         if scale <= self.deep_scale and (self.deep_patterns or not patterns) \
-                and self.exact_at(scale) < cards <= self.deep_cards:
+                and self.exact_at(scale) < cards <= deep:
             return max(self.endgame, self.exact_at(scale))
         return self.endgame
 
@@ -261,7 +272,7 @@ two decks until session 51), 2,304 past two decks; until
 session 20, when the
 rollout player was written in C: 8, three and 408; from five cards a seat the playouts
 searched after one trick, ``Budget.deep_cards``: at two decks and 标分 since session 43, in every
-pack but 打万分's since session 45), ``thorough``
+pack but 打万分's since session 45; from six at one deck since session 53), ``thorough``
 (four times the deals, and the playouts searched from five cards a seat in every pack)."""
 
 

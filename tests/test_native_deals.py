@@ -87,7 +87,7 @@ def _marginals(told: SeatKnowledge, klass) -> dict[tuple[int, int], float]:
     rooms = [(o, told.need[o] - len(told.pinned[o])) for o in told.others] + [(-1, told.kitty_size)]
     counts: dict[tuple[int, int], int] = {}
     deals = 0
-    for places in set(_arrangements(rooms)):
+    for places in _arrangements(rooms):
         if all(p == -1 or klass[c] not in told.voids[p] for c, p in zip(told.pool, places, strict=True)):
             deals += 1
             for c, p in zip(told.pool, places, strict=True):

@@ -535,6 +535,42 @@ def test_a_deep_budget_searches_the_playouts_last_tricks_from_the_packs_exact_ca
     assert checked >= 3 and differ >= 1
 
 
+def test_one_deck_searches_the_playouts_from_six_cards_a_seat_and_marks_what_the_rollouts_miss():
+    """``Budget.small_deep_cards``: at one deck, a decision made with six cards a seat is valued
+    on playouts searched after one trick (five cards a seat, where each deal is solved whole),
+    not played out to the last two tricks. One-deck hand 5, trick 7: seat 3 follows hearts with
+    the JH holding the AH. The exact search of each whole deal (both sides playing perfectly)
+    finds the AH about 20 points better, a mistake; the rollout player, playing the next four
+    tricks by its habits, found it 9 points worse; the standard review marks the JH a mistake."""
+    import random
+    import statistics
+
+    import gamelog
+    from gamelog.cards import CARD_BY_TOKEN
+    from gamelog.model import Play
+    from replay.review import budget_at, positions, review_decision
+    from replay.rollouts import most_held, rollout_samples
+    from replay.search import defends
+
+    standard, quick = Budget(), budget_at("quick")
+    assert (standard.endgame_at(6, 0.5), standard.endgame_at(7, 0.5)) == (5, 2)
+    assert (standard.endgame_at(5, 0.5), quick.endgame_at(6, 0.5)) == (2, 2)
+    path = Path(__file__).resolve().parents[1] / "samples" / "matches" / "tractor-1deck.jsonl"
+    state, ev = next((s, e) for h, s, e in positions(gamelog.read_hands(path),
+                                                      keep=lambda h: h.number == 5)
+                     if isinstance(e, Play) and len(s.tricks) == 6 and e.seat == 3)
+    assert most_held(state) == 6 and ev.cards == ["JH"]
+    d = review_decision(state, ev, budget=standard)
+    assert (d.mark, d.best) == ("mistake", ["AH"])
+    rolled = review_decision(state, ev, budget=Budget(small_deep_cards=5))
+    assert rolled.mark is None  # the rollouts valued the AH below the JH
+    plays = [[CARD_BY_TOKEN["JH"]], [CARD_BY_TOKEN["AH"]]]
+    rows = rollout_samples(state, 3, plays, 48, random.Random(1), exact_cards=99)
+    sign = 1 if defends(state, 3) else -1
+    exact_gain = statistics.fmean(sign * (r[1] - r[0]) for r in rows)
+    assert exact_gain >= 11 and abs(exact_gain - d.swing) < 8  # a mistake by the search too
+
+
 @pytest.mark.parametrize("name", ["tractor-1deck", "tractor-3deck", "four-deck", "biaofen-3p",
                                   "biaofen-4p", "wanfen"])
 @pytest.mark.slow

@@ -42,8 +42,8 @@ from shengji.cli.common import (
               default="standard", show_default=True,
               help="Budget by name: quick (3 deals a decision, 9 a race round; for large "
                    "collections, about a tenth of standard's time), standard (32 and 96; "
-                   "at two decks, from five cards a seat each playout searched after one "
-                   "trick), thorough (128 and 384, and that search in every pack).")
+                   "from five cards a seat, six at one deck, each playout searched after "
+                   "one trick), thorough (128 and 384, and that search in every pack).")
 @click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES),
               help=f"Budget: random deals of the unseen cards per decision (at most "
                    f"{MAX_SAMPLES}; default: the level's).")

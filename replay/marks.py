@@ -175,8 +175,8 @@ class Budget:
     (``bench/rollout_strength.py --cards 6 6 --endgame 5``), the best gains so found correlate
     0.89 with the exact search of each whole deal against 0.33, and mark 2 of 53 decisions
     otherwise against 6 (the rollouts had marked none of the search's six); a one-deck hand
-    costs about three times as much (docs/performance.md, "Session 53"). Off where
-    ``deep_cards`` is 0 (the ``quick`` level)."""
+    costs about three times as much (docs/performance.md, "Session 53"). ``0``: never (the
+    ``quick`` level)."""
     deep_scale: float = 2.0
     """``deep_cards`` applies in packs of at most this scale (400 points: four decks, every
     pack of the four rulesets) at the standard budget. 1.0 (two decks, 标分) until session 45,
@@ -244,11 +244,15 @@ class Budget:
         """The playouts' searched last tricks for a decision where each seat holds at most
         ``cards`` cards, in a hand of this ``scale`` (``patterns``: of a ruleset with special
         patterns, 打万分)."""
-        deep = self.small_deep_cards if scale <= 0.5 and self.deep_cards else self.deep_cards
         if scale <= self.deep_scale and (self.deep_patterns or not patterns) \
-                and self.exact_at(scale) < cards <= deep:
+                and self.exact_at(scale) < cards <= self.deep_at(scale):
             return max(self.endgame, self.exact_at(scale))
         return self.endgame
+
+    def deep_at(self, scale: float) -> int:
+        """The most cards a seat holds from which the playouts are searched after one trick
+        or two (:meth:`endgame_at`), in a hand of this ``scale``."""
+        return self.small_deep_cards if scale <= 0.5 else self.deep_cards
 
     def exact_at(self, scale: float) -> int:
         """The most cards a seat holds from which each deal is solved exactly, in a hand of
@@ -259,7 +263,8 @@ class Budget:
 
 LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "small_solo": 4,
-              "large_solo": 4, "exact_solo": 4, "contenders": 2, "deep_cards": 0},
+              "large_solo": 4, "exact_solo": 4, "contenders": 2, "deep_cards": 0,
+              "small_deep_cards": 0},
     "standard": {},
     "thorough": {"samples": 128, "confirm": 384, "deep_scale": 4, "deep_patterns": True},
 }

@@ -220,6 +220,21 @@ def unpack_hands(data: bytes) -> list[Hand]:
             for p in _unpacker().decode(data)]
 
 
+def pack_events(events: Iterable[Event]) -> bytes:
+    """Events (a match's header among them) as compact MessagePack, as :func:`pack_hands`."""
+    return _PACK.encode(list(events))
+
+
+def unpack_events(data: bytes) -> list[Event]:
+    """The events of :func:`pack_events`."""
+    return _event_unpacker().decode(data)
+
+
+@functools.cache
+def _event_unpacker() -> msgspec.msgpack.Decoder:
+    return msgspec.msgpack.Decoder(list[AnyEvent])  # type: ignore[valid-type]
+
+
 @functools.cache
 def _unpacker() -> msgspec.msgpack.Decoder:
     """Made on first use: it resolves every event type, which start-up need not pay for."""

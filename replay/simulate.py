@@ -395,10 +395,38 @@ def _declaration_candidates(held: list[int], level) -> Iterator[list[int]]:  # t
 
 def simulate(rules: Ruleset, *, matches: int, seed: int, hands: int | None = None,
              agents: AgentFactory = default_agents, prefix: str = "sim",
-             progress: Callable[[int], None] | None = None) -> Iterator[Event]:
-    """Events of ``matches`` matches, one after another (streaming)."""
-    for m in range(matches):
-        yield from simulate_match(rules, f"{prefix}-{seed}-{m + 1:04d}", seed + m, hands=hands,
-                                  agents=agents)
+             progress: Callable[[int], None] | None = None, jobs: int = 1) -> Iterator[Event]:
+    """Events of ``matches`` matches, one after another (streaming). Match ``m`` (from 0)
+    is named ``{prefix}-{seed}-{m + 1:04d}`` and played from seed ``seed + m`` alone, so with
+    ``jobs`` > 1 the matches are played in that many processes and the events are the same,
+    in the same order (``agents`` must then be picklable: a module-level function)."""
+    tasks = ((rules, f"{prefix}-{seed}-{m + 1:04d}", seed + m, hands, agents)
+             for m in range(matches))
+    if jobs <= 1:
+        played: Iterator[list[Event]] = (_match(*task) for task in tasks)
+    else:
+        from gamelog.files import unpack_events
+        from replay.parallel import in_order, terminate_on_sigterm
+
+        def unpacked() -> Iterator[list[Event]]:
+            with terminate_on_sigterm():
+                for data in in_order(jobs, _packed_match, tasks):
+                    yield unpack_events(data)
+
+        played = unpacked()
+    for events in played:
+        yield from events
         if progress is not None:
             progress(1)
+
+
+def _match(rules: Ruleset, match: str, seed: int, hands: int | None,
+           agents: AgentFactory) -> list[Event]:
+    return simulate_match(rules, match, seed, hands=hands, agents=agents)
+
+
+def _packed_match(rules: Ruleset, match: str, seed: int, hands: int | None,
+                  agents: AgentFactory) -> bytes:
+    from gamelog.files import pack_events
+
+    return pack_events(_match(rules, match, seed, hands, agents))

@@ -123,7 +123,10 @@ def test_the_review_does_not_mark_its_plays_where_every_deal_is_solved():
     same expectation. The heuristic agent's plays there are marked now and then (so the test
     can fail)."""
     rules = replay.get_ruleset("tractor", players=4, decks=1)
-    budget = Budget(seed=1, samples=8, confirm=8, extend=2, declarations=False)
+    # the decisions before the solved end valued by rollouts alone (the deep end's searches
+    # judge nothing this test reads)
+    budget = Budget(seed=1, samples=8, confirm=8, extend=2, declarations=False, deep_cards=0,
+                    small_deep_cards=0)
 
     def exact_swings(agents) -> list[float]:  # type: ignore[no-untyped-def]
         hands = _hands(simulate_match(rules, "exact", 21, hands=12, agents=agents))

@@ -115,6 +115,21 @@ def test_simulate_command_writes_games_and_labels(tmp_path):
     assert result.exit_code == 1
 
 
+def test_simulate_on_several_cores_writes_the_same_games(tmp_path):
+    """``simulate -j 2`` plays the matches in two processes: byte for byte the file of -j 1
+    (each match is played from its own seed), injected violations and their labels too."""
+    outputs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"games-{jobs}.jsonl"
+        result = CliRunner().invoke(cli, ["simulate", "--decks", "2", "--matches", "3", "--hands",
+                                          "2", "--seed", "5", "--agent", "heuristic", "--inject",
+                                          "0.5", "-j", jobs, "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        outputs.append((out.read_bytes(), (tmp_path / f"games-{jobs}.labels.jsonl").read_bytes()))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0].count(b'{"type":"match",') == 3
+
+
 def test_match_contexts_are_bounded_and_a_forgotten_match_is_not_wrongly_flagged(monkeypatch,
                                                                                   tmp_path):
     """validate keeps a bounded number of open matches (flat memory on huge files); a match met

@@ -11,11 +11,15 @@ import click
 from gamelog import files
 from shengji.cli.common import (
     check_ruleset,
+    cores,
     handle_errors,
+    jobs_option,
     parse_options,
     prepare_output,
     prepare_record_output,
+    progress_option,
     ruleset_name,
+    show_progress,
 )
 
 
@@ -32,7 +36,7 @@ from shengji.cli.common import (
 @click.option("--agent", type=click.Choice(["lookahead", "heuristic"]), default="lookahead",
               show_default=True,
               help="Who plays: the heuristic agent, its plays checked on sampled deals and "
-                   "looking ahead in the last eight tricks (stronger, 0.1-1 s a hand), or the "
+                   "looking ahead in the last eight tricks (stronger, about 1 s a hand), or the "
                    "heuristic agent alone (fast, for large data sets).")
 @click.option("--inject", type=float, default=0.0, show_default=True,
               help="Fraction of hands given one labelled violation (see --labels).")
@@ -41,18 +45,20 @@ from shengji.cli.common import (
                    "with .labels.jsonl).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
               help="Output file (.jsonl, .jsonl.gz or .parquet).")
-@click.option("--progress/--no-progress", default=None,
-              help="A progress bar on standard error (default: when it is a terminal).")
+@jobs_option
+@progress_option
 @handle_errors
 def simulate(ruleset: str, decks: int | None, players: int | None,
              option_values: tuple[str, ...], matches: int, hands: int | None, seed: int,
-             agent: str, inject: float, labels: Path | None, output: Path, progress: bool | None) -> None:
+             agent: str, inject: float, labels: Path | None, output: Path, jobs: int,
+             progress: bool | None) -> None:
     """Play whole matches with the simulator's agents and write them as a game record.
 
     Shuffles and deals in draw order, declares during the deal, buries the kitty, plays every
     trick (throws included, some failing on purpose), scores, advances levels and passes the
     deal. Deterministic for a seed. With --inject, a fraction of hands get one labelled rule
-    violation each, for measuring the validator.
+    violation each, for measuring the validator. With -j, the matches are played on
+    several cores: the same games.
     """
     prepare_record_output(output, [])
     if inject > 0 and labels is not None:
@@ -69,11 +75,12 @@ def simulate(ruleset: str, decks: int | None, players: int | None,
         options["players"] = players
     check_ruleset(ruleset, options)
     rules = get_ruleset(ruleset, **options)
-    show_bar = sys.stderr.isatty() if progress is None else progress
+    show_bar = show_progress(progress)
     with click.progressbar(length=matches, label="matches", file=sys.stderr,
                            hidden=not show_bar) as bar:
         events = run_simulation(rules, matches=matches, seed=seed, hands=hands,
-                                agents=AGENTS[agent], progress=bar.update)
+                                agents=AGENTS[agent], progress=bar.update,
+                                jobs=cores(jobs))
         if inject > 0:
             label_path = labels or output.with_name(output.name.split(".")[0] + ".labels.jsonl")
             events, found = inject_violations(events, rate=inject, seed=seed, rules=rules)

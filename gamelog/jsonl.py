@@ -7,11 +7,13 @@ line. Reading is streaming and constant-memory; gzip input is detected by its ma
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import itertools
 import operator
 import os
+import re
 import zlib
 from collections.abc import Generator, Iterable, Iterator
 from typing import IO, BinaryIO
@@ -217,6 +219,72 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
                     yield number, line
         else:
             yield number, lines
+
+
+CANONICAL_START = b'{"type":"'
+"""How every line our writer writes begins."""
+
+
+def numbered_runs(stream: IO[bytes], source: str, heads: tuple[bytes, ...]
+                  ) -> Iterator[tuple[int, bytes, int]]:
+    """:func:`numbered_lines`, with consecutive lines that begin as our writer writes them
+    (:data:`CANONICAL_START`) and with none of ``heads`` joined into one run:
+    ``(first line number, the lines joined by \n, how many)``. The other lines come one
+    at a time (``how many`` 1). A caller that must look at a few lines (a hand's first) and
+    only pass the rest on (to a worker, whose :func:`items_of_runs` decodes them) so touches
+    each of those lines only in C."""
+    for number, lines in numbered_blocks(stream, source):
+        if type(lines) is not memoryview:
+            yield number, lines, 1
+            continue
+        block = bytes(lines)
+        # one pass finds both the heads and any line spelled otherwise (group 1 empty)
+        marks = [m.start() + 1 for m in _heads_pattern(heads).finditer(block)]
+        if not block.startswith(CANONICAL_START) or (marks and not all(
+                block.startswith(heads, at) for at in marks)):
+            for n, line in enumerate(block.split(b"\n"), number):
+                if line:
+                    yield n, line, 1
+            continue
+        if block.startswith(heads):
+            marks.insert(0, 0)
+        at = 0  # the start of the next line to yield
+        for mark in marks:
+            if mark > at:
+                count = block.count(b"\n", at, mark)
+                yield number, block[at:mark - 1], count
+                number += count
+            end = block.find(b"\n", mark)
+            end = len(block) if end < 0 else end
+            yield number, block[mark:end], 1
+            number += 1
+            at = end + 1
+        if at < len(block):
+            yield number, block[at:], block.count(b"\n", at) + 1
+
+
+@functools.cache
+def _heads_pattern(heads: tuple[bytes, ...]) -> re.Pattern[bytes]:
+    """A line (after a block's first) that begins with one of ``heads``, or not as our writer
+    writes."""
+    return re.compile(b"\n(?:" + b"|".join(map(re.escape, heads))
+                      + b"|(?!" + re.escape(CANONICAL_START) + b"))")
+
+
+def items_of_runs(runs: Iterable[tuple[int, bytes]], decoder: EventDecoder
+                  ) -> Iterator[Item | tuple[int, EventRun]]:
+    """:func:`items_of_lines` for the lines and runs of :func:`numbered_runs` (a run's
+    lines decoded as one block when they are canonical, else one by one)."""
+    for number, data in runs:
+        if b"\n" not in data:
+            yield from items_of_lines(((number, data),), decoder)
+            continue
+        found = canonical_block(number, memoryview(data), decoder)
+        if found is not None:
+            yield from found
+        else:
+            yield from items_of_lines(((n, line) for n, line in
+                                       enumerate(data.split(b"\n"), number) if line), decoder)
 
 
 def numbered_blocks(stream: IO[bytes], source: str

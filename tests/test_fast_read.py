@@ -120,3 +120,69 @@ def test_a_file_from_another_writer_is_tried_on_the_fast_path_once(tmp_path, mon
     assert len(tried) == 1 and not issues
     assert len(hands) == len({(json.loads(x)["match"], json.loads(x)["hand"])
                               for x in lines if json.loads(x)["type"] != "match"})
+
+
+def _runs_and_lines(path: Path, heads: tuple[bytes, ...]) -> tuple[list, list]:
+    with path.open("rb") as stream:
+        runs = list(jsonl.numbered_runs(stream, str(path), heads))
+    with path.open("rb") as stream:
+        lines = list(jsonl.numbered_lines(stream, str(path)))
+    return runs, lines
+
+
+def test_runs_of_lines_are_the_lines_with_each_head_alone(tmp_path):
+    """``numbered_runs`` (what ``validate -j`` hands its workers): its runs split back into
+    the lines ``numbered_lines`` reads, numbered alike, every line that begins with a head
+    (a hand's or a match's first event) alone, and every run made of lines our writer wrote;
+    in a file of many blocks, with a blank line, a line spelled otherwise and a truncated
+    last line among them."""
+    path, lines = big_file(tmp_path)
+    heads = (b'{"type":"hand"', b'{"type":"match"')
+    for faults in (False, True):
+        if faults:
+            lines[len(lines) // 3] = lines[len(lines) // 3].replace(",", ", ", 1)
+            lines[len(lines) // 2] += "\n"  # a blank line after it
+            path.write_text("\n".join(lines) + '\n{"type":"play","match":"x"')
+        runs, read = _runs_and_lines(path, heads)
+        if not faults:  # a block with a line spelled otherwise goes line by line
+            assert len(runs) < len(read) / 20  # most lines come in runs
+        again = [(n, line) for number, data, count in runs
+                 for n, line in enumerate(data.split(b"\n"), number)]
+        assert again == read
+        assert [count for _, data, count in runs] == [data.count(b"\n") + 1 for _, data, _ in runs]
+        for _, data, count in runs:
+            if count > 1 or not data.startswith(heads):
+                assert all(line.startswith(jsonl.CANONICAL_START) and not line.startswith(heads)
+                           for line in data.split(b"\n")) or count == 1
+        starts = [n for n, line in read if line.startswith(heads)]
+        assert starts == [n for n, data, count in runs if data.startswith(heads) and count == 1]
+
+
+def test_validate_on_two_cores_reads_a_file_of_many_blocks_as_one_process(tmp_path, monkeypatch):
+    """``validate -j 2`` on a file of several 1 MiB blocks cut into small batches, with faults
+    deep inside its blocks (a key twice, a line spelled otherwise, a bad line, a hand's first
+    line spelled otherwise): the output and exit code of one process."""
+    import functools
+
+    from click.testing import CliRunner
+
+    import shengji.cli.commands.validate as cli_module
+    from shengji.cli import cli
+
+    path, lines = big_file(tmp_path)
+    at = len(lines) // 2
+    while json.loads(lines[at])["type"] != "play":
+        at += 1
+    lines[at] = lines[at].replace('"seat":', '"seat":3,"seat":', 1)
+    lines[at + 900] = lines[at + 900].replace(",", ", ", 1)
+    lines[at + 1700] = '{"type":"play" BROKEN'
+    hand = next(i for i in range(at + 2500, len(lines)) if json.loads(lines[i])["type"] == "hand")
+    lines[hand] = lines[hand].replace(",", ", ")
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(cli_module, "_validate_lines_parallel",
+                        functools.partial(cli_module._validate_lines_parallel, batch_lines=700))
+    outputs = [CliRunner().invoke(cli, ["validate", str(path), "--format", "json", "-j", jobs])
+               for jobs in ("1", "2")]
+    assert outputs[0].exit_code == outputs[1].exit_code == 2
+    assert outputs[0].output == outputs[1].output
+    assert "a key appears twice" in outputs[0].output

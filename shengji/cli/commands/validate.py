@@ -13,6 +13,7 @@ import msgspec
 
 from gamelog import files
 from gamelog.errors import FileReadError, GamelogError, RecordError
+from gamelog.jsonl import CANONICAL_START
 from gamelog.model import Hand
 from gamelog.reader import HandsSeen, RecordWarning, duplicate_message
 from gamelog.safetext import visible
@@ -217,7 +218,7 @@ class _LineKey(msgspec.Struct):
 
 
 _Lines = list[tuple[int, bytes]]
-_CANONICAL = b'{"type":"'
+_CANONICAL = CANONICAL_START
 _STARTS = (b'{"type":"hand"', b'{"type":"match"')
 _Context = tuple[tuple[str | None, str], Any]  # ((source, match), MatchContext)
 
@@ -227,12 +228,13 @@ def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
                     start: _Context | None = None
                     ) -> tuple[list[str], dict[str, int], list[tuple[str, str]],
                                _Context | None, _Context | None]:
-    """A worker: read raw JSON lines (with their line numbers) and validate the hands from
+    """A worker: read raw JSON lines and runs of lines (with their first line numbers:
+    :func:`gamelog.jsonl.numbered_runs`) and validate the hands from
     line ``first`` on. Lines before ``first`` are context sent again from earlier in the file
     (header lines, and the last hands of a match that this batch continues): read and
     replayed, not reported (:func:`replay.parallel.replay_after_warmup`). Returns the output
     lines, counts and problems, and the contexts at the batch's start and end."""
-    from gamelog.jsonl import items_of_lines
+    from gamelog.jsonl import items_of_runs
     from gamelog.reader import EventDecoder, HandAssembler
     from replay.parallel import replay_after_warmup
 
@@ -248,7 +250,7 @@ def _validate_lines(source: str, lines: _Lines, first: int, ruleset: str | None,
             out.append(line)
 
     _, at_start, end = replay_after_warmup(
-        assembler.feed(items_of_lines(lines, decoder)),
+        assembler.feed(items_of_runs(lines, decoder)),
         lambda _i, hand: (hand.first_line or 0) >= first, ruleset, options, start,
         on_report=tally)
     found += [(issue_kind(i), str(i)) for i in assembler.issues
@@ -281,7 +283,8 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
         for file in files.record_files(paths):
             source = str(file)
             headers: dict[str, tuple[int, bytes]] = {}
-            batch: _Lines = []  # the warm-up lines, then the lines to report
+            batch: _Lines = []  # the warm-up lines, then the lines to report (and runs)
+            size = 0  # the lines in the batch
             first = 0  # the line number of the first line to report
             matches: set[str] = set()
             starts: deque[int] = deque(maxlen=warm_hands)  # where this match's last hands start
@@ -295,15 +298,19 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                 continue
             try:
                 with stream:
-                    for number, line in files.jsonl.numbered_lines(stream, source):
-                        if line.startswith(_CANONICAL) and not line.startswith(_STARTS):
-                            # the next event of the hand in progress, as our writer writes it:
-                            # no need to decode its key (most lines; the worker checks it)
+                    for number, line, count in files.jsonl.numbered_runs(stream, source,
+                                                                         _STARTS):
+                        if count > 1 or (line.startswith(_CANONICAL)
+                                         and not line.startswith(_STARTS)):
+                            # the next events of the hand in progress, as our writer writes
+                            # them: no need to decode their keys (most lines, which come as
+                            # runs; the worker checks them)
                             if current is not None and current == skipping:
                                 continue
                             if not first:
                                 first = number
                             batch.append((number, line))
+                            size += count
                             continue
                         try:
                             key = key_of(line)
@@ -322,7 +329,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                                     continue
                                 skipping = None
                                 continuing = current is not None and key.match == current[0]
-                                if len(batch) >= batch_lines and first:
+                                if size >= batch_lines and first:
                                     yield _batch(source, batch, first, headers, matches)
                                     if continuing and starts:  # the match's last hands again
                                         cut = starts[0]
@@ -331,6 +338,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                                                        maxlen=warm_hands)
                                     else:
                                         batch = []
+                                    size = sum(data.count(b"\n") + 1 for _, data in batch)
                                     matches = {key.match}
                                     first = 0
                                 if not continuing:
@@ -344,6 +352,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                         if not first:
                             first = number
                         batch.append((number, line))
+                        size += 1
             except GamelogError as exc:
                 issues.append(FileReadError.of(exc, source))
             if first:

@@ -124,7 +124,7 @@ class Budget:
     With the hard floor, a gain that varies little from deal to deal (a 5 handed over that
     mostly does not matter: a spread of 10 where the floor assumes 24) was never resolved
     and charged more than twice its error at the end of the race: two-deck hands 1-4 took 15 %
-    fewer playouts without it (docs/review.md, "Session 51")."""
+    fewer playouts without it (docs/review-history.md, "Session 51")."""
     trusted: int = 512
     """Deals from which the race's stop reads a gain's standard error as measured; on fewer it
     reads it raised by ``sqrt(trusted / deals)``: the first deals of a heavy-tailed gain (a

@@ -148,6 +148,8 @@ def compare(sample: str, hands: str) -> None:
     with tempfile.TemporaryDirectory(prefix="greedy-compare-") as tmp:
         runs = []
         for name, extra in (("plain", []), ("profiled", s.PROFILE_ARGS)):
+            if sys.stderr.isatty():  # progress on a terminal (the reviews show their own)
+                print(f"  building the {name} core", file=sys.stderr, flush=True)
             tree = copy_tree(Path(tmp) / name)
             build_core(tree, Path(tmp) / f"obj-{name}", extra)
             out = Path(tmp) / f"{name}.json"

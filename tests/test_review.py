@@ -394,8 +394,10 @@ def test_a_seat_playing_at_random_is_the_worst_among_seats_that_play_well():
                                 RandomAgent(rng) if seat == 1 else lookahead(rng))
         by: dict[int, list] = {s: [] for s in range(4)}
         scale = 0.5
-        for r in review_hands(iter(hands), budget=Budget(seed=seed, declarations=False),
-                              jobs=2):
+        # without the six-card deep end, as the test above (its own test covers it): 26 s
+        # instead of 101 (session 54: the random seat 87.4-90.0, the others 98.2-99.9)
+        budget = Budget(seed=seed, declarations=False, small_deep_cards=5)
+        for r in review_hands(iter(hands), budget=budget, jobs=2):
             scale = r.scale
             for d in r.decisions:
                 by[d.seat].append(d)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from gamelog import files
 from gamelog.errors import GamelogIOError
+from gamelog.jsonl import CANONICAL_START
 
 BUCKETS = 16
 """Match-id buckets per ruleset in a partitioned export (``bucket=0..15``)."""
@@ -44,7 +45,7 @@ def _ids_in(block: bytes) -> set[bytes]:
     every line is spelled as this toolkit writes (found by a plain byte search), else from
     every ``"match"`` key."""
     lines = block.count(b"\n") + (not block.endswith(b"\n") and bool(block))
-    if block.count(b'\n{"type":"') + block.startswith(b'{"type":"') != lines:
+    if block.count(b"\n" + CANONICAL_START) + block.startswith(CANONICAL_START) != lines:
         return set(_MATCH_KEY.findall(block))
     ids: set[bytes] = set()
     for start in _STARTS:

@@ -130,9 +130,7 @@ def iter_items(stream: IO[bytes], decoder: EventDecoder, source: str
                 told = last - number + (len(item) if type(item) is EventRun else 1)
                 yield from found
                 continue
-            yield from items_of_lines(((n, line) for n, line in
-                                       enumerate(bytes(lines).split(b"\n"), number) if line),
-                                      decoder)
+            yield from items_of_lines(lines_of(number, bytes(lines)), decoder)
         else:
             yield from items_of_lines(((number, lines),), decoder)
 
@@ -214,11 +212,17 @@ def numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]
     (:func:`numbered_blocks`, each block taken line by line)."""
     for number, lines in numbered_blocks(stream, source):
         if type(lines) is memoryview:
-            for number, line in enumerate(bytes(lines).split(b"\n"), number):  # noqa: B020
-                if line:  # a line of spaces only is skipped by the slow path
-                    yield number, line
+            yield from lines_of(number, bytes(lines))
         else:
             yield number, lines
+
+
+def lines_of(number: int, block: bytes) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` of the non-empty lines of a block whose first line is line
+    ``number`` (a line of spaces only is kept: the slow path skips it)."""
+    for n, line in enumerate(block.split(b"\n"), number):
+        if line:
+            yield n, line
 
 
 CANONICAL_START = b'{"type":"'
@@ -238,13 +242,11 @@ def numbered_runs(stream: IO[bytes], source: str, heads: tuple[bytes, ...]
             yield number, lines, 1
             continue
         block = bytes(lines)
-        # one pass finds both the heads and any line spelled otherwise (group 1 empty)
+        # one pass finds the heads and any line spelled otherwise (a mark that is no head)
         marks = [m.start() + 1 for m in _heads_pattern(heads).finditer(block)]
         if not block.startswith(CANONICAL_START) or (marks and not all(
                 block.startswith(heads, at) for at in marks)):
-            for n, line in enumerate(block.split(b"\n"), number):
-                if line:
-                    yield n, line, 1
+            yield from ((n, line, 1) for n, line in lines_of(number, block))
             continue
         if block.startswith(heads):
             marks.insert(0, 0)
@@ -283,8 +285,7 @@ def items_of_runs(runs: Iterable[tuple[int, bytes]], decoder: EventDecoder
         if found is not None:
             yield from found
         else:
-            yield from items_of_lines(((n, line) for n, line in
-                                       enumerate(data.split(b"\n"), number) if line), decoder)
+            yield from items_of_lines(lines_of(number, data), decoder)
 
 
 def numbered_blocks(stream: IO[bytes], source: str

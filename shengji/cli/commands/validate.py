@@ -218,7 +218,6 @@ class _LineKey(msgspec.Struct):
 
 
 _Lines = list[tuple[int, bytes]]
-_CANONICAL = CANONICAL_START
 _STARTS = (b'{"type":"hand"', b'{"type":"match"')
 _Context = tuple[tuple[str | None, str], Any]  # ((source, match), MatchContext)
 
@@ -300,7 +299,7 @@ def _validate_lines_parallel(paths: list[Path], jobs: int, ruleset: str | None,
                 with stream:
                     for number, line, count in files.jsonl.numbered_runs(stream, source,
                                                                          _STARTS):
-                        if count > 1 or (line.startswith(_CANONICAL)
+                        if count > 1 or (line.startswith(CANONICAL_START)
                                          and not line.startswith(_STARTS)):
                             # the next events of the hand in progress, as our writer writes
                             # them: no need to decode their keys (most lines, which come as

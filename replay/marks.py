@@ -50,7 +50,7 @@ class Budget:
     marks on the inaccuracy's cut, a certain 5's estimates, came and went with the seed at
     11,616 deals: 88 % the same on three fresh seeds at 96, 92 % at 192, for 13 % more time);
     smaller and larger packs get ``small_solo`` and ``large_solo`` (:meth:`solo_rounds`)."""
-    small_solo: int = 1152
+    small_solo: int = 2304
     """The rounds after ``extend`` at most in a hand of at most 100 points (one deck): a deal
     costs about a third of a two-deck one there, and the one-deck inaccuracy (4 points until
     session 37, 4.5 since) lies among the estimates of the 5s handed over, so a decision on
@@ -58,7 +58,10 @@ class Budget:
     same in three pairs at 96 rounds, 93.1 % at 384; session 35). 384 (as ``solo``) until
     session 52, when the regenerated sample's seats were marked seldom and three decisions on
     the cut made a third of the differences: hands 1-40, seeds 911170/583846/764492, 85.0 % the
-    same at 384, 90.7 % at 1152, for about 30 % more CPU a one-deck hand."""
+    same at 384, 90.7 % at 1152, for about 30 % more CPU a one-deck hand. 2304 since session 55
+    (with ``small_exact_solo`` 216, paid for by the search's ordered choices): session 53's
+    seeds 19810/467070/676724, hands 1-40, 86.7 → 94.5 % of the marks the same, one-deck hands
+    1-20 15.8 → 19.2 s a hand (about 20 with session 54's search)."""
     large_solo: int = 24
     """The rounds after ``extend`` at most in a hand of more than 200 points (three decks and more, 打万分):
     each deal costs two to four times a two-deck one there, and 96 rounds took 打万分 near 30 s a
@@ -142,6 +145,10 @@ class Budget:
     """The rounds after ``extend`` at most when every deal is solved exactly, or its playouts
     searched deep (``deep_cards``; ``solo`` and its kin are sized for playouts that
     search two, twenty to a hundred times cheaper a deal)."""
+    small_exact_solo: int = 216
+    """``exact_solo`` in a hand of at most 100 points (one deck), where the search of five cards a
+    seat costs half what it did until session 55 (its choices tried in a guessed order): a
+    decision on a mark's cut there gets 23,136 deals (11,616, 96 rounds, until session 55)."""
     exact_deals: int = 256
     """Once each seat holds at most ``exact_cards`` cards, every deal of the unseen cards
     consistent with the seat's knowledge is solved exactly when there are at most this many
@@ -227,7 +234,8 @@ class Budget:
         ``scale`` (``solved``: each deal solved exactly)."""
         rounds = self.small_solo if scale <= 0.5 else self.solo if scale <= 1.0 \
             else self.large_solo
-        return min(rounds, self.exact_solo) if solved else rounds
+        exact = self.small_exact_solo if scale <= 0.5 else self.exact_solo
+        return min(rounds, exact) if solved else rounds
 
     def resolve_at(self, scale: float, round_: int) -> float:
         """The stop's standard errors below a threshold after the race's round ``round_``
@@ -263,7 +271,7 @@ class Budget:
 
 LEVELS: dict[str, dict[str, int]] = {
     "quick": {"samples": 3, "confirm": 9, "extend": 4, "solo": 4, "small_solo": 4,
-              "large_solo": 4, "exact_solo": 4, "contenders": 2, "deep_cards": 0,
+              "large_solo": 4, "exact_solo": 4, "small_exact_solo": 4, "contenders": 2, "deep_cards": 0,
               "small_deep_cards": 0},
     "standard": {},
     "thorough": {"samples": 128, "confirm": 384, "deep_scale": 4, "deep_patterns": True},
@@ -271,8 +279,8 @@ LEVELS: dict[str, dict[str, int]] = {
 """Named budgets: ``quick`` for large collections (about a tenth of ``standard``'s time; more
 decisions come out unclear, none is marked on less evidence: the confidence rule is the same),
 ``standard`` (the defaults: 32 deals a screening stage, sixteen contenders, up to 2,400 deals a
-decision still undecided and 36,864 more for the runners left at two decks (110,592 at one
-deck since session 52; 18,432 at
+decision still undecided and 36,864 more for the runners left at two decks (221,184 at one
+deck since session 55, 110,592 from session 52; 18,432 at
 two decks until session 51), 2,304 past two decks; until
 session 20, when the
 rollout player was written in C: 8, three and 408; from five cards a seat the playouts

@@ -1410,17 +1410,23 @@ def test_the_pack_sets_the_rounds_of_an_unresolved_race():
     rng = random.Random(5)
     noise = [rng.gauss(0, 20) for _ in range(_LONGEST_RACE)]
 
-    def on_the_cut(scale: float):  # type: ignore[no-untyped-def]
+    def on_the_cut(scale: float, solved: bool = False):  # type: ignore[no-untyped-def]
         gain = max(5.0 * scale, LEAST_INACCURACY + 0.1)  # never under the least inaccuracy
         deals = _Deals(lambda a, n: 50 * scale + (gain + scale * noise[n]) * (a == 1))
         return _judge(deals, [[0], [1]], True, Budget(), scale, False, trick=1, seat=0,
-                      kind="follow")
+                      kind="follow", solved=solved)
 
     assert Budget().solo_rounds(1.0) == Budget.solo and Budget().solo_rounds(2.0) == Budget.large_solo
     assert Budget().solo_rounds(0.5) == Budget.small_solo >= Budget.solo > Budget.large_solo
     assert on_the_cut(0.5).deals == Budget.confirm * (Budget.extend + Budget.small_solo + 1)
     assert on_the_cut(1.0).deals == Budget.confirm * (Budget.extend + Budget.solo + 1)
     assert on_the_cut(2.0).deals == Budget.confirm * (Budget.extend + Budget.large_solo + 1)
+    # each deal searched (solved whole, or its playouts searched deep): the searches' rounds,
+    # at one deck its own (a search there costs half what it did until session 55)
+    assert on_the_cut(0.5, solved=True).deals == \
+        Budget.confirm * (Budget.extend + Budget.small_exact_solo + 1)
+    assert on_the_cut(1.0, solved=True).deals == \
+        Budget.confirm * (Budget.extend + Budget.exact_solo + 1)
 
 
 def test_without_a_race_the_screen_still_charges_its_noise():

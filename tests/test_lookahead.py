@@ -126,7 +126,7 @@ def test_the_review_does_not_mark_its_plays_where_every_deal_is_solved():
     # the decisions before the solved end valued by rollouts alone (the deep end's searches
     # judge nothing this test reads)
     budget = Budget(seed=1, samples=8, confirm=8, extend=2, declarations=False, deep_cards=0,
-                    small_deep_cards=0)
+                    small_deep_cards=0, small_solo=1152, small_exact_solo=96)  # the race as in session 54
 
     def exact_swings(agents) -> list[float]:  # type: ignore[no-untyped-def]
         hands = _hands(simulate_match(rules, "exact", 21, hands=12, agents=agents))

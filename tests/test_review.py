@@ -307,7 +307,8 @@ def test_a_seat_playing_at_random_reviews_worse_than_the_heuristic_seats():
     six hands put the random seat within a point of the heuristic seats, above them with
     session 23's thresholds.) The budget is the default but for the searched playouts at six
     cards a seat (``small_deep_cards``: five), which cost two thirds of the time here and
-    are tested on their own below (session 54, one core: 157 s CPU, the random seat's accuracy
+    are tested on their own below, and for the race on a cut (session 54's,
+    ``_SESSION_54_RACE``) (session 54, one core: 157 s CPU, the random seat's accuracy
     87.0 against 94.9 or more, its mistake rate 11 times theirs; the default budget 463 s,
     87.2 against 94.6, 7.8 times)."""
     from replay.review import accuracy, review_hands
